@@ -1,0 +1,42 @@
+package org.llmplatform.support.auth;
+
+import jakarta.enterprise.context.RequestScoped;
+import org.llmplatform.model.auth.Principal;
+import org.llmplatform.support.error.ApiException;
+
+/** The authenticated caller of the current request, set by {@link AuthenticationFilter}. */
+@RequestScoped
+public class CurrentPrincipal {
+
+    private Principal principal;
+
+    void set(Principal principal) {
+        this.principal = principal;
+    }
+
+    public Principal get() {
+        if (principal == null) {
+            throw new IllegalStateException("no principal on a public endpoint");
+        }
+        return principal;
+    }
+
+    /** Checks that the caller may use {@code entity/project}, and returns it parsed. */
+    public ProjectId requireProject(String projectId) {
+        ProjectId parsed = ProjectId.parse(projectId);
+        requireEntity(parsed.entity());
+        return parsed;
+    }
+
+    public void requireEntity(String entity) {
+        if (!get().mayAccessEntity(entity)) {
+            throw ApiException.forbidden("You do not have access to entity '" + entity + "'");
+        }
+    }
+
+    public void requireAdmin() {
+        if (!get().admin()) {
+            throw ApiException.forbidden("This needs an administrator's key");
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package org.llmplatform.support.error;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Every failure leaves as JSON in this service's {@link ErrorFormat}; bad input is never a 500. */
+public class ErrorMappers {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+
+    private final ErrorResponses errors;
+
+    public ErrorMappers(ErrorResponses errors) {
+        this.errors = errors;
+    }
+
+    @ServerExceptionMapper
+    public Response apiError(ApiException error) {
+        return errors.toResponse(error);
+    }
+
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException problem) {
+        return errors.toResponse(ApiException.invalid(List.of(JsonProblems.describe(problem))));
+    }
+
+    /** Named apart because Quarkus ships its own (400, no field) mapper for exactly this type. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException problem) {
+        return unreadableJson(problem);
+    }
+
+    @ServerExceptionMapper
+    public Response unknownRoute(NotFoundException error, HttpServerRequest request) {
+        return Response.status(404).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(errors.format().unknownRouteBody(request.method().name(), request.path()))
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response webApplicationError(WebApplicationException error) {
+        if (error.getCause() instanceof JsonProcessingException problem) {
+            return unreadableJson(problem);
+        }
+        int status = error.getResponse().getStatus();
+        if (status >= 500) {
+            LOG.error("Request failed", error);
+        }
+        Response.StatusType type = Response.Status.fromStatusCode(status);
+        String message = type != null ? type.getReasonPhrase() : error.getMessage();
+        return errors.toResponse(new ApiException(status, message));
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable error) {
+        LOG.error("Request failed", error);
+        return errors.toResponse(new ApiException(500, "Internal server error"));
+    }
+}
