@@ -58,6 +58,9 @@ public class PlatformTestResources implements QuarkusTestResourceLifecycleManage
                     .setConfigProp("auto.create.topics.enable", "false")
                     .setConfigProp("group.initial.rebalance.delay.ms", "0")
                     .setConfigProp("offsets.topic.num.partitions", "1")
+                    .setConfigProp("offsets.topic.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.min.isr", "1")
                     .build();
             cluster.format();
             cluster.startup();

@@ -30,7 +30,10 @@ final class JsonProblems {
         }
         List<Object> loc = location(mapping);
         if (mapping instanceof UnrecognizedPropertyException unknown) {
-            loc.add(unknown.getPropertyName());
+            // Jackson's own exceptions already end their path with the property; hand-made ones may not.
+            if (!unknown.getPropertyName().equals(loc.get(loc.size() - 1))) {
+                loc.add(unknown.getPropertyName());
+            }
             return new ValidationIssue("extra_forbidden", loc, "Extra inputs are not permitted", null);
         }
         if (mapping instanceof ValueInstantiationException invalid) {

@@ -1,0 +1,14 @@
+package org.llmplatform.inference.rest;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.List;
+import org.llmplatform.inference.store.UsageTotal;
+
+/** OpenAI's list envelope, {@code {"object":"list","data":[…]}}. */
+@RegisterForReflection
+public record UsageList(String object, List<UsageTotal> data) {
+
+    public static UsageList of(List<UsageTotal> data) {
+        return new UsageList("list", data);
+    }
+}

@@ -1,0 +1,71 @@
+package org.llmplatform.inference.service;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.llmplatform.inference.store.UsageTotal;
+import org.llmplatform.inference.store.UsageTotalsStore;
+import org.llmplatform.inference.store.UsageTotalsStore.Usage;
+import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.support.error.ApiException;
+
+/** The gateway's per-project, per-model usage totals, counted once per request id. */
+@ApplicationScoped
+public class UsageTotalsService {
+
+    private static final String SUCCESS = "success";
+
+    private final UsageTotalsStore store;
+
+    public UsageTotalsService(UsageTotalsStore store) {
+        this.store = store;
+    }
+
+    /** Counts the record; true when it was new, false for a redelivery already counted. */
+    public Uni<Boolean> count(UsageRecord record) {
+        return Uni.createFrom().item(() -> toUsage(record)).flatMap(store::add);
+    }
+
+    public Uni<List<UsageTotal>> totals(ProjectId project) {
+        return store.forProject(project.toString());
+    }
+
+    private static Usage toUsage(UsageRecord record) {
+        if (record == null) {
+            throw new MalformedUsageRecord("the record has no value");
+        }
+        if (record.schemaVersion() < 1 || record.schemaVersion() > UsageRecord.SCHEMA_VERSION) {
+            throw new MalformedUsageRecord("unsupported schema_version " + record.schemaVersion());
+        }
+        String requestId = required(record.requestId(), "request_id");
+        String model = required(record.model(), "model");
+        String status = required(record.status(), "status");
+        String project = parsedProject(required(record.projectId(), "project_id"));
+        if (record.promptTokens() < 0 || record.completionTokens() < 0) {
+            throw new MalformedUsageRecord("token counts must not be negative");
+        }
+        Instant at = record.endedAt() != null ? record.endedAt()
+                : record.startedAt() != null ? record.startedAt() : Instant.now();
+        return new Usage(requestId, project, model, record.promptTokens(), record.completionTokens(),
+                !SUCCESS.equals(status), OffsetDateTime.ofInstant(at, ZoneOffset.UTC));
+    }
+
+    private static String parsedProject(String projectId) {
+        try {
+            return ProjectId.parse(projectId).toString();
+        } catch (ApiException invalid) {
+            throw new MalformedUsageRecord(invalid.getMessage());
+        }
+    }
+
+    private static String required(String value, String field) {
+        if (value == null || value.isBlank()) {
+            throw new MalformedUsageRecord(field + " is required");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,162 @@
+package org.llmplatform.inference.messaging;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.llmplatform.model.Topics;
+import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
+
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+class UsageTotalsConsumerTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private static KafkaProducer<String, byte[]> producer;
+
+    @Inject
+    ObjectMapper json;
+
+    @BeforeAll
+    static void connect() {
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, PlatformTestResources.engines().kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @AfterAll
+    static void disconnect() {
+        producer.close();
+    }
+
+    @Test
+    void aRedeliveredRecordIsCountedOnce() {
+        String user = TestIdentities.unique("counter");
+        String key = TestIdentities.userWithKey(user);
+        String project = user + "/chat";
+        Instant firstEnded = Instant.parse("2025-06-01T12:00:00Z");
+        UsageRecord first = usage(project, "tiny-llama", 10, 5, "success", firstEnded);
+        UsageRecord failed = usage(project, "tiny-llama", 3, 2, "error", firstEnded.plusSeconds(60));
+
+        publish(project, first);
+        publish(project, first);
+        publish(project, failed);
+        publish(project, usage(project, "alpha-model", 1, 1, "success", firstEnded));
+
+        Awaitility.await().atMost(PATIENCE).untilAsserted(() -> totals(key, project).body("data", hasSize(2)));
+        totals(key, project)
+                .body("object", equalTo("list"))
+                .body("data[0].model", equalTo("alpha-model"))
+                .body("data[1].project", equalTo(project))
+                .body("data[1].model", equalTo("tiny-llama"))
+                .body("data[1].requests", equalTo(2))
+                .body("data[1].errors", equalTo(1))
+                .body("data[1].prompt_tokens", equalTo(13))
+                .body("data[1].completion_tokens", equalTo(7))
+                .body("data[1].total_tokens", equalTo(20))
+                .body("data[1].last_request_at", equalTo((int) failed.endedAt().getEpochSecond()));
+    }
+
+    @Test
+    void malformedRecordsGoToTheDeadLetterTopicAndTheConsumerGoesOn() {
+        String user = TestIdentities.unique("dlq");
+        String key = TestIdentities.userWithKey(user);
+        String project = user + "/chat";
+        byte[] garbage = ("not json at all " + project).getBytes(StandardCharsets.UTF_8);
+        UsageRecord withoutRequestId = new UsageRecord(UsageRecord.SCHEMA_VERSION, null, project, user, "tiny-llama",
+                1, 1, 5, "success", Instant.now(), Instant.now());
+
+        send(project, garbage);
+        publish(project, withoutRequestId);
+        publish(project, usage(project, "tiny-llama", 4, 4, "success", Instant.now()));
+
+        Awaitility.await().atMost(PATIENCE).untilAsserted(() -> totals(key, project)
+                .body("data", hasSize(1)).body("data[0].requests", equalTo(1)).body("data[0].total_tokens", equalTo(8)));
+        List<ConsumerRecord<String, byte[]>> dead = deadLettersFor(project, 2);
+        assertEquals(new String(garbage, StandardCharsets.UTF_8), new String(dead.get(0).value(), StandardCharsets.UTF_8));
+        assertTrue(reason(dead.get(1)).contains("request_id is required"), reason(dead.get(1)));
+    }
+
+    private static UsageRecord usage(String project, String model, long prompt, long completion, String status,
+            Instant ended) {
+        return new UsageRecord(UsageRecord.SCHEMA_VERSION, "req-" + UUID.randomUUID(), project, "someone", model,
+                prompt, completion, 2000, status, ended.minusSeconds(2), ended);
+    }
+
+    private void publish(String project, UsageRecord record) {
+        try {
+            send(project, json.writeValueAsBytes(record));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void send(String project, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(Topics.INFERENCE_USAGE, project, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not publish a usage record", e);
+        }
+    }
+
+    private static io.restassured.response.ValidatableResponse totals(String key, String project) {
+        return given().header("Authorization", "Bearer " + key).queryParam("project", project)
+                .get("/v1/usage").then().statusCode(200);
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> deadLettersFor(String project, int expected) {
+        List<ConsumerRecord<String, byte[]>> found = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, PlatformTestResources.engines().kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, TestIdentities.unique("dlq-reader"),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.deadLetter(Topics.INFERENCE_USAGE)));
+            Awaitility.await().atMost(PATIENCE).until(() -> {
+                consumer.poll(Duration.ofMillis(500)).forEach(record -> {
+                    if (project.equals(record.key())) {
+                        found.add(record);
+                    }
+                });
+                return found.size() >= expected;
+            });
+        }
+        return found;
+    }
+
+    private static String reason(ConsumerRecord<String, byte[]> record) {
+        Header header = record.headers().lastHeader("dead-letter-reason");
+        return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,187 @@
+package org.llmplatform.localstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.llmplatform.engines.KafkaTopics;
+import org.llmplatform.engines.PostgresServer;
+
+/**
+ * The platform's main command: PostgreSQL, a Kafka broker and the four services on this machine,
+ * with their data under one folder. Ctrl-C or SIGTERM stops everything it started.
+ */
+public final class LocalStack {
+
+    private static final long READY_TIMEOUT_SECONDS = 180;
+
+    private final StackOptions options;
+    private final Path home;
+    private final Path logs;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Map<PlatformService, ChildProcess> services = new EnumMap<>(PlatformService.class);
+    private PostgresServer postgres;
+    private ChildProcess kafka;
+    private boolean stopping;
+
+    private LocalStack(StackOptions options, Path home) {
+        this.options = options;
+        this.home = home;
+        this.logs = options.dataDirectory().resolve("logs");
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Path home = home();
+        StackOptions options;
+        try {
+            options = StackOptions.parse(args, home);
+        } catch (StackOptions.UsageException usage) {
+            System.out.print((usage.getMessage().isEmpty() ? "" : usage.getMessage() + "\n") + StackOptions.USAGE);
+            System.exit(usage.getMessage().isEmpty() ? 0 : 2);
+            return;
+        }
+        LocalStack stack = new LocalStack(options, home);
+        Runtime.getRuntime().addShutdownHook(new Thread(stack::stop, "local-stack-stop"));
+        try {
+            stack.start();
+        } catch (Exception e) {
+            System.err.println("\nThe platform did not start: " + e.getMessage());
+            System.exit(1);
+        }
+        stack.watch();
+    }
+
+    private void start() throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        Path data = options.dataDirectory();
+        if (options.wipe()) {
+            deleteRecursively(data);
+            System.out.println("Wiped " + data);
+        }
+        ServiceProcess.requireBuilt(home);
+        Ports.requireFree(portsToClaim());
+        Files.createDirectories(logs);
+
+        System.out.println("Starting PostgreSQL and Kafka (data in " + data + ")");
+        postgres = PostgresServer.startPersistent(data.resolve("postgres"), options.postgresPort());
+        String bootstrapServers = "localhost:" + options.kafkaPort();
+        kafka = KafkaBroker.start(data, options.kafkaPort(), logs);
+        KafkaBroker.awaitReady(kafka, bootstrapServers, READY_TIMEOUT_SECONDS);
+        KafkaTopics.createMissing(bootstrapServers, 1);
+
+        String adminKey = DevCredentials.bootstrapAdminKey(data);
+        System.out.println("Starting the services (logs in " + logs + ")");
+        for (PlatformService service : PlatformService.values()) {
+            services.put(service, ServiceProcess.start(service, home, serviceEnvironment(service, bootstrapServers, adminKey), logs));
+        }
+        for (PlatformService service : PlatformService.values()) {
+            ServiceProcess.awaitReady(services.get(service), baseUri(service), http, READY_TIMEOUT_SECONDS);
+        }
+        String devKey = DevCredentials.devApiKey(data, baseUri(PlatformService.TRACING), adminKey, http);
+        printSummary(devKey, Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private Map<String, Integer> portsToClaim() {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        ports.put("PostgreSQL", options.postgresPort());
+        ports.put("Kafka", options.kafkaPort());
+        ports.put("Kafka controller", options.kafkaPort() + 1);
+        options.servicePorts().forEach((service, port) -> ports.put(service.module(), port));
+        return ports;
+    }
+
+    private Map<String, String> serviceEnvironment(PlatformService service, String bootstrapServers, String adminKey) {
+        Map<String, String> environment = new HashMap<>();
+        environment.put("QUARKUS_HTTP_PORT", String.valueOf(options.servicePorts().get(service)));
+        environment.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl());
+        environment.put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl());
+        environment.put("QUARKUS_DATASOURCE_USERNAME", PostgresServer.USER);
+        environment.put("QUARKUS_DATASOURCE_PASSWORD", PostgresServer.PASSWORD);
+        environment.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        environment.put("PLATFORM_AUTH_BOOTSTRAP_ADMIN_KEY", adminKey);
+        environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(service.module()).toString());
+        for (PlatformService other : PlatformService.values()) {
+            environment.put("PLATFORM_" + other.name() + "_URL", baseUri(other).toString());
+        }
+        return environment;
+    }
+
+    private URI baseUri(PlatformService service) {
+        return URI.create("http://localhost:" + options.servicePorts().get(service));
+    }
+
+    private void printSummary(String devKey, Duration elapsed) {
+        StringBuilder summary = new StringBuilder("\nThe platform is ready (" + elapsed.toMillis() / 1000.0 + " s):\n");
+        for (PlatformService service : PlatformService.values()) {
+            summary.append(String.format("  %-20s %s   (API docs: %s/q/swagger-ui)%n", service.module(), baseUri(service), baseUri(service)));
+        }
+        summary.append(String.format("  %-20s %s%n", "PostgreSQL", postgres.jdbcUrl() + " (user " + PostgresServer.USER + ")"));
+        summary.append(String.format("  %-20s %s%n", "Kafka", "localhost:" + options.kafkaPort()));
+        summary.append("\nDevelopment API key (user '").append(DevCredentials.DEV_USER).append("'): ").append(devKey)
+                .append("\n  also in ").append(options.dataDirectory().resolve("dev-api-key"))
+                .append("\n  use it as 'Authorization: Bearer <key>'. Press Ctrl-C to stop everything.\n");
+        System.out.println(summary);
+    }
+
+    /** Keeps the launcher alive while the stack runs; a service that dies takes the stack down with it. */
+    private void watch() throws InterruptedException {
+        while (true) {
+            Thread.sleep(1000);
+            List<ChildProcess> children = new ArrayList<>(services.values());
+            children.add(kafka);
+            for (ChildProcess child : children) {
+                if (!child.isAlive()) {
+                    System.err.println("\n" + child.name() + " stopped unexpectedly (log: " + child.log() + "):\n" + child.logTail());
+                    System.exit(1);
+                }
+            }
+        }
+    }
+
+    private synchronized void stop() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        System.out.println("\nStopping the platform…");
+        services.values().parallelStream().forEach(service -> service.stop(20));
+        if (kafka != null) {
+            kafka.stop(30);
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+        System.out.println("Stopped.");
+    }
+
+    private static Path home() {
+        try {
+            Path location = Path.of(LocalStack.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return location.getParent().getParent().getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the launcher", e);
+        }
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package org.llmplatform.localstack;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The four services, their modules and default ports. */
+enum PlatformService {
+    TRACING("tracing-service", 8080, "--tracing-port"),
+    INFERENCE("inference-gateway", 8081, "--inference-port"),
+    TRAINING("training-service", 8082, "--training-port"),
+    AUTOMATION("automation-service", 8083, "--automation-port");
+
+    private final String module;
+    private final int defaultPort;
+    private final String portOption;
+
+    PlatformService(String module, int defaultPort, String portOption) {
+        this.module = module;
+        this.defaultPort = defaultPort;
+        this.portOption = portOption;
+    }
+
+    String module() {
+        return module;
+    }
+
+    int defaultPort() {
+        return defaultPort;
+    }
+
+    static Optional<PlatformService> forPortOption(String option) {
+        return Arrays.stream(values()).filter(service -> service.portOption.equals(option)).findFirst();
+    }
+}

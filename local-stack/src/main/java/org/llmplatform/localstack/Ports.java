@@ -1,0 +1,25 @@
+package org.llmplatform.localstack;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+
+/** Refuses to start anything when a port the stack needs is taken, naming the port and its user. */
+final class Ports {
+
+    static void requireFree(Map<String, Integer> portsByUser) {
+        portsByUser.forEach((user, port) -> {
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new InetSocketAddress(port));
+            } catch (IOException taken) {
+                throw new IllegalStateException("Port " + port + " (" + user + ") is already in use: stop whatever listens there"
+                        + " or choose another port (./platform --help)");
+            }
+        });
+    }
+
+    private Ports() {
+    }
+}

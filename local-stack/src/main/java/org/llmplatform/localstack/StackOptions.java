@@ -1,0 +1,74 @@
+package org.llmplatform.localstack;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The command line of the local stack. */
+record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts) {
+
+    static final String USAGE = """
+            Usage: ./platform [options]
+              --wipe                 delete the data folder first (all data, keys included)
+              --data-dir DIR         where data, logs and keys live (default: .local-data)
+              --postgres-port N      PostgreSQL port (default 15432)
+              --kafka-port N         Kafka port (default 19092; the controller takes N+1)
+              --tracing-port N       tracing-service port (default 8080)
+              --inference-port N     inference-gateway port (default 8081)
+              --training-port N      training-service port (default 8082)
+              --automation-port N    automation-service port (default 8083)
+            """;
+
+    static StackOptions parse(String[] args, Path home) {
+        Path dataDirectory = home.resolve(".local-data");
+        boolean wipe = false;
+        int postgresPort = 15432;
+        int kafkaPort = 19092;
+        Map<PlatformService, Integer> servicePorts = new LinkedHashMap<>();
+        for (PlatformService service : PlatformService.values()) {
+            servicePorts.put(service, service.defaultPort());
+        }
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            switch (option) {
+                case "--wipe" -> wipe = true;
+                case "--data-dir" -> dataDirectory = Path.of(value(args, ++i, option)).toAbsolutePath();
+                case "--postgres-port" -> postgresPort = port(args, ++i, option);
+                case "--kafka-port" -> kafkaPort = port(args, ++i, option);
+                case "--help", "-h" -> throw new UsageException("");
+                default -> {
+                    PlatformService service = PlatformService.forPortOption(option)
+                            .orElseThrow(() -> new UsageException("Unknown option: " + option));
+                    servicePorts.put(service, port(args, ++i, option));
+                }
+            }
+        }
+        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static int port(String[] args, int index, String option) {
+        String value = value(args, index, option);
+        try {
+            int port = Integer.parseInt(value);
+            if (port < 1 || port > 65535) {
+                throw new UsageException(option + " must be a port between 1 and 65535, got " + value);
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " must be a port number, got '" + value + "'");
+        }
+    }
+
+    static final class UsageException extends RuntimeException {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+}
