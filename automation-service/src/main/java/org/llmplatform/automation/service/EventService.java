@@ -1,0 +1,71 @@
+package org.llmplatform.automation.service;
+
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+import org.llmplatform.automation.store.EventStore;
+import org.llmplatform.automation.store.EventStore.Position;
+import org.llmplatform.automation.store.RecordedEvent;
+import org.llmplatform.model.auth.Principal;
+import org.llmplatform.model.events.ArtifactEvent;
+import org.llmplatform.support.auth.CurrentPrincipal;
+import org.llmplatform.support.error.ApiException;
+
+/** The artifact events this service received: stored once each, read back by those who may see their entity. */
+@ApplicationScoped
+public class EventService {
+
+    private final EventStore store;
+    private final CurrentPrincipal caller;
+
+    public EventService(EventStore store, CurrentPrincipal caller) {
+        this.store = store;
+        this.caller = caller;
+    }
+
+    /** Stores a received event; a redelivered one (same event id) is dropped. */
+    public Uni<Void> record(ArtifactEvent event) {
+        return store.insertOnce(event)
+                .invoke(stored -> {
+                    if (!stored) {
+                        Log.debugf("Artifact event %s was already stored; dropped the redelivered copy", event.eventId());
+                    }
+                })
+                .replaceWithVoid();
+    }
+
+    public Uni<EventPage> page(EventQuery query) {
+        if (query.project().isPresent()) {
+            caller.requireProject(query.entity() + "/" + query.project().get());
+        } else {
+            caller.requireEntity(query.entity());
+        }
+        return cursor(query)
+                .chain(after -> store.newestFirst(query.entity(), query.project(), after, query.limit() + 1))
+                .map(fetched -> EventPage.of(fetched, query.limit()));
+    }
+
+    /** The event, unless it does not exist or its entity is not the caller's: both are a 404, so ids leak nothing. */
+    public Uni<RecordedEvent> find(String eventId) {
+        Principal principal = caller.get();
+        return store.find(eventId).map(found -> found
+                .filter(event -> principal.mayAccessEntity(event.entity()))
+                .orElseThrow(() -> ApiException.notFound("No event with id '" + eventId + "'")));
+    }
+
+    private Uni<Optional<Position>> cursor(EventQuery query) {
+        if (query.before().isEmpty()) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        String before = query.before().get();
+        return store.position(query.entity(), before).map(position -> {
+            if (position.isEmpty()) {
+                throw ApiException.invalidField("value_error", List.of("query", "before"),
+                        "No event with id '" + before + "' in entity '" + query.entity() + "'", before);
+            }
+            return position;
+        });
+    }
+}
