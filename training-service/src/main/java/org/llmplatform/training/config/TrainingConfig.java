@@ -1,0 +1,17 @@
+package org.llmplatform.training.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.List;
+
+@ConfigMapping(prefix = "training")
+public interface TrainingConfig {
+
+    /**
+     * The base models the configured trainers can train, as {@code GET /v1/preview/base-models} lists
+     * them; a model may be registered only on one of these. The default is the llama2.c model that the
+     * embedded trainer trains and the inference-gateway's embedded engine serves.
+     */
+    @WithDefault("stories260K")
+    List<String> baseModels();
+}

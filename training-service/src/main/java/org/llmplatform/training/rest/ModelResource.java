@@ -1,0 +1,52 @@
+package org.llmplatform.training.rest;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.training.service.CheckpointService;
+import org.llmplatform.training.service.ModelCreate;
+import org.llmplatform.training.service.ModelService;
+
+/** The model registry of the training-preview API, as ART's {@code ServerlessBackend} calls it. */
+@Path("/v1/preview")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class ModelResource {
+
+    private final ModelService models;
+    private final CheckpointService checkpoints;
+
+    public ModelResource(ModelService models, CheckpointService checkpoints) {
+        this.models = models;
+        this.checkpoints = checkpoints;
+    }
+
+    @GET
+    @Path("base-models")
+    public List<String> baseModels() {
+        return models.baseModels();
+    }
+
+    @POST
+    @Path("models")
+    public Uni<ModelResponse> createModel(ModelCreate request) {
+        return models.register(request).map(ModelResponse::of);
+    }
+
+    /** Path ids are plain strings in W&B's schema: an id that is not a UUID is an unknown model (404), not a 422. */
+    @GET
+    @Path("models/{model_id}/checkpoints")
+    public Uni<ListPage<CheckpointResponse>> listCheckpoints(@RestPath("model_id") String modelId,
+            @RestQuery String after, @RestQuery String limit, @RestQuery String order) {
+        return checkpoints.list(modelId, PageQuery.parse(after, limit, order))
+                .map(page -> ListPage.of(page.data().stream().map(CheckpointResponse::of).toList(),
+                        CheckpointResponse::id, page.hasMore()));
+    }
+}

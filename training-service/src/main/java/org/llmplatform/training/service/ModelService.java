@@ -1,0 +1,133 @@
+package org.llmplatform.training.service;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.llmplatform.model.auth.Principal;
+import org.llmplatform.model.errors.ValidationIssue;
+import org.llmplatform.support.auth.CurrentPrincipal;
+import org.llmplatform.support.error.ApiException;
+import org.llmplatform.training.config.TrainingConfig;
+import org.llmplatform.training.store.Model;
+import org.llmplatform.training.store.ModelRegistration;
+import org.llmplatform.training.store.ModelStore;
+
+/**
+ * Registers models by name within a project (idempotently when asked) and finds them by id for a
+ * caller, who sees only the models of entities it belongs to.
+ */
+@ApplicationScoped
+public class ModelService {
+
+    /** Entity, project and model names end up in artifact names and inference names, so they stay plain. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
+
+    private final ModelStore models;
+    private final CurrentPrincipal caller;
+    private final TrainingConfig config;
+
+    public ModelService(ModelStore models, CurrentPrincipal caller, TrainingConfig config) {
+        this.models = models;
+        this.caller = caller;
+        this.config = config;
+    }
+
+    public List<String> baseModels() {
+        return config.baseModels();
+    }
+
+    public Uni<Model> register(ModelCreate request) {
+        if (request == null) {
+            throw ApiException.invalidField("missing", List.of("body"), "Field required", null);
+        }
+        List<ValidationIssue> issues = new ArrayList<>();
+        checkName(issues, "entity", request.entity(), false);
+        checkName(issues, "project", request.project(), true);
+        checkName(issues, "name", request.name(), true);
+        checkBaseModel(issues, request.baseModel());
+        if (!issues.isEmpty()) {
+            throw ApiException.invalid(issues);
+        }
+        String entity = request.entity() != null ? request.entity() : defaultEntity();
+        caller.requireEntity(entity);
+        Model requested = new Model(UUID.randomUUID(), entity, request.project(), request.name(), request.baseModel());
+        boolean returnExisting = Boolean.TRUE.equals(request.returnExisting());
+        return models.register(requested).map(registration -> accept(registration, requested, returnExisting));
+    }
+
+    /** The model with this id, if it exists and the caller may see it; otherwise 404 (existence is not revealed). */
+    public Uni<Model> findAccessible(String modelId) {
+        Principal principal = caller.get();
+        UUID id;
+        try {
+            id = UUID.fromString(modelId);
+        } catch (IllegalArgumentException notAnId) {
+            return Uni.createFrom().failure(notFound(modelId));
+        }
+        return models.findById(id).map(found -> found
+                .filter(model -> principal.mayAccessEntity(model.entity()))
+                .orElseThrow(() -> notFound(modelId)));
+    }
+
+    private static Model accept(ModelRegistration registration, Model requested, boolean returnExisting) {
+        Model existing = registration.model();
+        if (registration.created()) {
+            return existing;
+        }
+        String fullName = existing.entity() + "/" + existing.project() + "/" + existing.name();
+        if (!returnExisting) {
+            throw ApiException.conflict("Model '" + fullName + "' already exists; send return_existing=true to get it");
+        }
+        if (!existing.baseModel().equals(requested.baseModel())) {
+            throw ApiException.conflict("Model '" + fullName + "' already exists with base_model '" + existing.baseModel()
+                    + "', not '" + requested.baseModel() + "'");
+        }
+        return existing;
+    }
+
+    private String defaultEntity() {
+        Principal principal = caller.get();
+        if (Principal.BOOTSTRAP_ADMIN.equals(principal.userName())) {
+            throw ApiException.invalidField("missing", List.of("body", "entity"),
+                    "Field required: the bootstrap administrator key has no entity of its own", null);
+        }
+        return principal.userName();
+    }
+
+    private static void checkName(List<ValidationIssue> issues, String field, String value, boolean required) {
+        if (value == null) {
+            if (required) {
+                issues.add(new ValidationIssue("missing", List.of("body", field), "Field required", null));
+            }
+        } else if (!NAME.matcher(value).matches()) {
+            issues.add(new ValidationIssue("string_pattern_mismatch", List.of("body", field),
+                    "String should match pattern '" + NAME.pattern() + "'", value));
+        }
+    }
+
+    private void checkBaseModel(List<ValidationIssue> issues, String baseModel) {
+        List<String> trainable = config.baseModels();
+        if (baseModel == null) {
+            issues.add(new ValidationIssue("missing", List.of("body", "base_model"), "Field required", null));
+        } else if (!trainable.contains(baseModel)) {
+            issues.add(new ValidationIssue("literal_error", List.of("body", "base_model"),
+                    "Input should be " + quotedChoices(trainable) + " (the base models this deployment can train)", baseModel));
+        }
+    }
+
+    private static String quotedChoices(List<String> choices) {
+        List<String> quoted = choices.stream().map(choice -> "'" + choice + "'").collect(Collectors.toList());
+        if (quoted.size() == 1) {
+            return quoted.get(0);
+        }
+        return String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
+    }
+
+    private static ApiException notFound(String modelId) {
+        return ApiException.notFound("Model '" + modelId + "' not found");
+    }
+}

@@ -1,0 +1,7 @@
+package org.llmplatform.training.store;
+
+public enum CheckpointSaveOutcome {
+    REGISTERED,
+    ALREADY_REGISTERED,
+    UNKNOWN_MODEL
+}
