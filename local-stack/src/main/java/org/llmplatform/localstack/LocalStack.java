@@ -33,7 +33,7 @@ public final class LocalStack {
     private final Map<PlatformService, ChildProcess> services = new EnumMap<>(PlatformService.class);
     private PostgresServer postgres;
     private ChildProcess kafka;
-    private boolean stopping;
+    private volatile boolean stopping;
 
     private LocalStack(StackOptions options, Path home) {
         this.options = options;
@@ -141,7 +141,7 @@ public final class LocalStack {
             List<ChildProcess> children = new ArrayList<>(services.values());
             children.add(kafka);
             for (ChildProcess child : children) {
-                if (!child.isAlive()) {
+                if (!child.isAlive() && !stopping) {
                     System.err.println("\n" + child.name() + " stopped unexpectedly (log: " + child.log() + "):\n" + child.logTail());
                     System.exit(1);
                 }

@@ -11,7 +11,8 @@ final class Ports {
     static void requireFree(Map<String, Integer> portsByUser) {
         portsByUser.forEach((user, port) -> {
             try (ServerSocket socket = new ServerSocket()) {
-                socket.setReuseAddress(false);
+                // Like the servers themselves: connections of an earlier run lingering in TIME_WAIT are no conflict.
+                socket.setReuseAddress(true);
                 socket.bind(new InetSocketAddress(port));
             } catch (IOException taken) {
                 throw new IllegalStateException("Port " + port + " (" + user + ") is already in use: stop whatever listens there"
