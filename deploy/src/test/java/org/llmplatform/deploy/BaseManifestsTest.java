@@ -1,0 +1,70 @@
+package org.llmplatform.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.llmplatform.deploy.Manifests.ofKind;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class BaseManifestsTest {
+
+    private final List<ObjectNode> base = Manifests.base();
+
+    @Test
+    void theBasePassesEveryReviewCheck() {
+        assertEquals(List.of(), ResourceChecks.problemsIn(base));
+    }
+
+    @Test
+    void everyServiceHasTheFullSetOfResources() {
+        for (String service : Services.NAMES) {
+            for (String kind : List.of("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+                    "ServiceAccount", "NetworkPolicy")) {
+                assertTrue(ofKind(base, kind).stream().anyMatch(resource -> service.equals(resource.path("metadata").path("name").asText())),
+                        service + " has no " + kind);
+            }
+        }
+    }
+
+    @Test
+    void eachContainerListensOnItsServicesConfiguredPort() {
+        for (Deployment deployment : ofKind(base, "Deployment", Deployment.class)) {
+            String service = deployment.getMetadata().getName();
+            int port = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts().get(0).getContainerPort();
+            assertEquals(Services.httpPort(service), port, service);
+        }
+    }
+
+    @Test
+    void servicesReachPostgresKafkaAndOnlyTheServicesTheyCall() {
+        for (NetworkPolicy policy : ofKind(base, "NetworkPolicy", NetworkPolicy.class)) {
+            Set<String> reachable = policy.getSpec().getEgress().stream()
+                    .flatMap(rule -> rule.getTo().stream())
+                    .filter(peer -> peer.getPodSelector() != null)
+                    .flatMap(peer -> peer.getPodSelector().getMatchLabels().values().stream())
+                    .collect(Collectors.toSet());
+            String service = policy.getMetadata().getName();
+            assertTrue(reachable.containsAll(Set.of("platform-postgres", "platform-kafka", "kube-dns")), service + " reaches " + reachable);
+            Set<String> services = reachable.stream().filter(Services.NAMES::contains).collect(Collectors.toSet());
+            Set<String> called = Set.of("tracing-service", "training-service").contains(service) ? Set.of("inference-gateway") : Set.of();
+            assertEquals(called, services, service + " may reach exactly the services it calls");
+        }
+    }
+
+    @Test
+    void onlyTheServicesThatCallOutsideMayLeaveTheCluster() {
+        for (NetworkPolicy policy : ofKind(base, "NetworkPolicy", NetworkPolicy.class)) {
+            boolean external = policy.getSpec().getEgress().stream().map(NetworkPolicyEgressRule::getTo)
+                    .flatMap(List::stream).anyMatch(peer -> peer.getIpBlock() != null);
+            String service = policy.getMetadata().getName();
+            assertEquals(Set.of("inference-gateway", "automation-service").contains(service), external, service);
+        }
+    }
+}
