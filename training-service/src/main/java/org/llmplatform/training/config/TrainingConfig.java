@@ -2,6 +2,7 @@ package org.llmplatform.training.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 import java.util.List;
 
 @ConfigMapping(prefix = "training")
@@ -14,4 +15,21 @@ public interface TrainingConfig {
      */
     @WithDefault("stories260K")
     List<String> baseModels();
+
+    Jobs jobs();
+
+    interface Jobs {
+
+        /** How long a running job may go without any event from its trainer before it is failed. */
+        @WithDefault("60s")
+        Duration heartbeatLease();
+
+        /** How long a job handed to the trainers may wait for one to start it before it is failed. */
+        @WithDefault("10m")
+        Duration pickupTimeout();
+
+        /** How often expired leases are looked for. */
+        @WithDefault("2s")
+        Duration leaseCheckInterval();
+    }
 }

@@ -15,7 +15,8 @@ import org.llmplatform.training.service.CheckpointService;
 /**
  * Registers the checkpoints trainers announce on {@code training.checkpoints}. A failed Uni nacks the
  * record into {@code training.checkpoints.dlq}; a checkpoint of a model this service does not know
- * (deleted, or registered elsewhere) is skipped, since no retry would ever make it fit.
+ * (deleted, or registered elsewhere) is skipped, since no retry would ever make it fit, and so is one
+ * saved by a job that was cancelled or failed meanwhile.
  */
 @ApplicationScoped
 public class CheckpointConsumer {
@@ -47,6 +48,8 @@ public class CheckpointConsumer {
                 case REGISTERED -> LOG.infof("Registered checkpoint step %d of model %s", saved.step(), modelId);
                 case ALREADY_REGISTERED -> LOG.debugf("Checkpoint step %d of model %s was already registered", saved.step(), modelId);
                 case UNKNOWN_MODEL -> LOG.warnf("Skipped checkpoint step %d of unknown model %s", saved.step(), modelId);
+                case ABANDONED_JOB -> LOG.warnf("Skipped checkpoint step %d of model %s saved by ended job %s", saved.step(), modelId,
+                        saved.jobId());
             }
         }).replaceWithVoid();
     }

@@ -2,6 +2,7 @@ package org.llmplatform.training.rest;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -10,8 +11,13 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.training.service.CheckpointDeletion;
 import org.llmplatform.training.service.CheckpointService;
+import org.llmplatform.training.service.DeleteCheckpoints;
+import org.llmplatform.training.service.LogRequest;
+import org.llmplatform.training.service.LoggedMetrics;
 import org.llmplatform.training.service.ModelCreate;
+import org.llmplatform.training.service.ModelDeletion;
 import org.llmplatform.training.service.ModelService;
 
 /** The model registry of the training-preview API, as ART's {@code ServerlessBackend} calls it. */
@@ -48,5 +54,24 @@ public class ModelResource {
         return checkpoints.list(modelId, PageQuery.parse(after, limit, order))
                 .map(page -> ListPage.of(page.data().stream().map(CheckpointResponse::of).toList(),
                         CheckpointResponse::id, page.hasMore()));
+    }
+
+    @DELETE
+    @Path("models/{model_id}")
+    public Uni<ModelDeletion> deleteModel(@RestPath("model_id") String modelId) {
+        return models.delete(modelId);
+    }
+
+    /** DELETE with a JSON body {@code {"steps": [...]}}, as W&B's schema has it. */
+    @DELETE
+    @Path("models/{model_id}/checkpoints")
+    public Uni<CheckpointDeletion> deleteCheckpoints(@RestPath("model_id") String modelId, DeleteCheckpoints request) {
+        return checkpoints.delete(modelId, request);
+    }
+
+    @POST
+    @Path("models/{model_id}/log")
+    public Uni<LoggedMetrics> log(@RestPath("model_id") String modelId, LogRequest request) {
+        return checkpoints.log(modelId, request);
     }
 }

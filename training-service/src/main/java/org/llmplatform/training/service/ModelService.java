@@ -1,7 +1,11 @@
 package org.llmplatform.training.service;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -11,14 +15,19 @@ import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.errors.ValidationIssue;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.training.config.TrainingConfig;
+import org.llmplatform.training.messaging.OutboundMessages;
+import org.llmplatform.training.store.CheckpointStore;
+import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.Model;
 import org.llmplatform.training.store.ModelRegistration;
 import org.llmplatform.training.store.ModelStore;
 
 /**
  * Registers models by name within a project (idempotently when asked) and finds them by id for a
- * caller, who sees only the models of entities it belongs to.
+ * caller, who sees only the models of entities it belongs to. Registering a model registers its step 0
+ * (the untrained identity adapter) and announces it on {@code artifact.events}, like every checkpoint.
  */
 @ApplicationScoped
 public class ModelService {
@@ -26,12 +35,25 @@ public class ModelService {
     /** Entity, project and model names end up in artifact names and inference names, so they stay plain. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
 
+    private final Pool pool;
     private final ModelStore models;
+    private final CheckpointStore checkpoints;
+    private final JobStore jobs;
+    private final JobLifecycle lifecycle;
+    private final Outbox outbox;
+    private final OutboundMessages messages;
     private final CurrentPrincipal caller;
     private final TrainingConfig config;
 
-    public ModelService(ModelStore models, CurrentPrincipal caller, TrainingConfig config) {
+    public ModelService(Pool pool, ModelStore models, CheckpointStore checkpoints, JobStore jobs, JobLifecycle lifecycle, Outbox outbox,
+            OutboundMessages messages, CurrentPrincipal caller, TrainingConfig config) {
+        this.pool = pool;
         this.models = models;
+        this.checkpoints = checkpoints;
+        this.jobs = jobs;
+        this.lifecycle = lifecycle;
+        this.outbox = outbox;
+        this.messages = messages;
         this.caller = caller;
         this.config = config;
     }
@@ -56,19 +78,66 @@ public class ModelService {
         caller.requireEntity(entity);
         Model requested = new Model(UUID.randomUUID(), entity, request.project(), request.name(), request.baseModel());
         boolean returnExisting = Boolean.TRUE.equals(request.returnExisting());
-        return models.register(requested).map(registration -> accept(registration, requested, returnExisting));
+        String author = caller.get().userName();
+        return pool.withTransaction(transaction -> register(transaction, requested, author))
+                .invoke(registration -> {
+                    if (registration.created()) {
+                        outbox.flush();
+                    }
+                })
+                .map(registration -> accept(registration, requested, returnExisting));
+    }
+
+    /**
+     * Deletes the model with its checkpoints; its unfinished jobs are cancelled first (their trainers
+     * told so). A repeated delete of the same model answers as the first did, with nothing left to delete.
+     */
+    public Uni<ModelDeletion> delete(String modelId) {
+        Principal principal = caller.get();
+        return findAccessible(modelId)
+                .chain(model -> pool.withTransaction(transaction -> delete(transaction, model)).invoke(outbox::flush))
+                .onFailure(ApiException.class).recoverWithUni(notFound -> deletedBefore(modelId, principal, (ApiException) notFound));
+    }
+
+    private Uni<ModelDeletion> deletedBefore(String modelId, Principal principal, ApiException notFound) {
+        Optional<UUID> id = parseId(modelId);
+        if (id.isEmpty()) {
+            return Uni.createFrom().failure(notFound);
+        }
+        return models.deletedEntity(id.get()).map(entity -> {
+            if (entity.isPresent() && principal.mayAccessEntity(entity.get())) {
+                return new ModelDeletion(id.get(), 0, false);
+            }
+            throw notFound;
+        });
+    }
+
+    private Uni<ModelDeletion> delete(SqlClient transaction, Model model) {
+        return models.lock(transaction, model.id())
+                .chain(() -> jobs.unfinished(transaction, model.id()))
+                .chain(unfinished -> lifecycle.cancelAll(transaction, model, unfinished, "The model was deleted"))
+                .chain(() -> checkpoints.count(transaction, model.id()))
+                .chain(count -> models.delete(transaction, model).replaceWith(new ModelDeletion(model.id(), count, false)));
+    }
+
+    private Uni<ModelRegistration> register(SqlClient transaction, Model requested, String author) {
+        return models.insert(transaction, requested).chain(created -> created
+                ? checkpoints.save(transaction, requested.id(), 0, null, null, Map.of())
+                        .chain(() -> outbox.add(transaction, messages.checkpointLinked(requested, 0, author)))
+                        .replaceWith(new ModelRegistration(requested, true))
+                : models.findByName(transaction, requested.entity(), requested.project(), requested.name())
+                        .map(existing -> new ModelRegistration(existing.orElseThrow(
+                                () -> new IllegalStateException("model " + requested.name() + " vanished while being registered")), false)));
     }
 
     /** The model with this id, if it exists and the caller may see it; otherwise 404 (existence is not revealed). */
     public Uni<Model> findAccessible(String modelId) {
         Principal principal = caller.get();
-        UUID id;
-        try {
-            id = UUID.fromString(modelId);
-        } catch (IllegalArgumentException notAnId) {
+        Optional<UUID> id = parseId(modelId);
+        if (id.isEmpty()) {
             return Uni.createFrom().failure(notFound(modelId));
         }
-        return models.findById(id).map(found -> found
+        return models.findById(id.get()).map(found -> found
                 .filter(model -> principal.mayAccessEntity(model.entity()))
                 .orElseThrow(() -> notFound(modelId)));
     }
@@ -125,6 +194,14 @@ public class ModelService {
             return quoted.get(0);
         }
         return String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
+    }
+
+    private static Optional<UUID> parseId(String modelId) {
+        try {
+            return Optional.of(UUID.fromString(modelId));
+        } catch (IllegalArgumentException notAnId) {
+            return Optional.empty();
+        }
     }
 
     private static ApiException notFound(String modelId) {

@@ -1,0 +1,147 @@
+package org.llmplatform.support.outbox;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+/**
+ * Moves outbox rows to Kafka: takes the oldest batch, sends it with an idempotent producer, waits for
+ * every acknowledgement and only then deletes the rows, all under a transaction-scoped advisory lock
+ * so that one relay at a time publishes and records of a key keep their order across instances.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+
+    private final OutboxConfig config;
+    private final Pool pool;
+    private final Vertx vertx;
+    private final Map<String, Object> kafkaConfig;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean wokenWhileRunning = new AtomicBoolean();
+    private KafkaProducer<String, String> producer;
+    private long timerId = -1;
+
+    public OutboxRelay(OutboxConfig config, Pool pool, Vertx vertx, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
+        this.config = config;
+        this.pool = pool;
+        this.vertx = vertx;
+        this.kafkaConfig = kafkaConfig;
+    }
+
+    void start(@Observes StartupEvent started) {
+        if (config.table().isEmpty()) {
+            return;
+        }
+        Map<String, Object> producerConfig = new HashMap<>();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaConfig.get("bootstrap.servers"));
+        producerConfig.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        producerConfig.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        producer = new KafkaProducer<>(producerConfig);
+        timerId = vertx.setPeriodic(config.pollInterval().toMillis(), tick -> wakeUp());
+        wakeUp();
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        if (timerId >= 0) {
+            vertx.cancelTimer(timerId);
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    void wakeUp() {
+        if (producer == null) {
+            return;
+        }
+        if (!running.compareAndSet(false, true)) {
+            wokenWhileRunning.set(true);
+            return;
+        }
+        wokenWhileRunning.set(false);
+        pool.withTransaction(this::publishBatch).subscribe().with(published -> {
+            running.set(false);
+            if (published == config.batchSize() || wokenWhileRunning.get()) {
+                wakeUp();
+            }
+        }, failure -> {
+            running.set(false);
+            LOG.warnf("Outbox relay could not publish, will retry: %s", failure.toString());
+        });
+    }
+
+    private Uni<Integer> publishBatch(SqlConnection connection) {
+        String table = config.table().orElseThrow();
+        return connection.preparedQuery("SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked").execute(Tuple.of(table))
+                .chain(lock -> lock.iterator().next().getBoolean("locked")
+                        ? connection.preparedQuery("SELECT id, topic, message_key, payload FROM " + table + " ORDER BY id LIMIT $1")
+                                .execute(Tuple.of(config.batchSize()))
+                                .chain(rows -> send(rows).chain(ids -> delete(connection, table, ids)))
+                        : Uni.createFrom().item(0));
+    }
+
+    /** On a worker thread: {@code KafkaProducer.send} blocks while it fetches a topic's metadata. */
+    private Uni<List<Long>> send(RowSet<Row> rows) {
+        return Uni.createFrom().item(() -> sendAll(rows))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .chain(sent -> Uni.createFrom().completionStage(sent.acks()).replaceWith(sent.ids()));
+    }
+
+    private record Sent(List<Long> ids, CompletableFuture<Void> acks) {
+    }
+
+    private Sent sendAll(RowSet<Row> rows) {
+        List<Long> ids = new ArrayList<>();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (Row row : rows) {
+            ids.add(row.getLong("id"));
+            CompletableFuture<Void> ack = new CompletableFuture<>();
+            producer.send(new ProducerRecord<>(row.getString("topic"), row.getString("message_key"), row.getString("payload")),
+                    (metadata, error) -> {
+                        if (error == null) {
+                            ack.complete(null);
+                        } else {
+                            ack.completeExceptionally(error);
+                        }
+                    });
+            acks.add(ack);
+        }
+        return new Sent(ids, CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)));
+    }
+
+    private static Uni<Integer> delete(SqlConnection connection, String table, List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return connection.preparedQuery("DELETE FROM " + table + " WHERE id = ANY($1)")
+                .execute(Tuple.of(ids.toArray(Long[]::new)))
+                .replaceWith(ids.size());
+    }
+}

@@ -1,0 +1,21 @@
+package org.llmplatform.training.rest;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.time.Instant;
+import java.util.UUID;
+import org.llmplatform.training.store.Job;
+import org.llmplatform.training.store.JobStatus;
+
+/** W&B's {@code TrainingJobResponse} ({@code id}) with what the real server also returns, plus the model and timestamps. */
+@RegisterForReflection
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record JobResponse(UUID id, UUID modelId, JobStatus status, Instant createdAt, Instant trainingStart, Instant trainingEnd,
+        String errorMessage) {
+
+    static JobResponse of(Job job) {
+        return new JobResponse(job.id(), job.modelId(), job.status(), job.createdAt(), job.trainingStart(), job.trainingEnd(),
+                job.errorMessage());
+    }
+}
