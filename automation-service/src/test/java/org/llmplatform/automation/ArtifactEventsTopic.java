@@ -44,6 +44,11 @@ public final class ArtifactEventsTopic {
         send(event.key(), json(event));
     }
 
+    /** Publishes without waiting for the broker's acknowledgement (for the benchmark's paced load). */
+    public static void publishAsync(ArtifactEvent event) {
+        producer().send(new ProducerRecord<>(Topics.ARTIFACT_EVENTS, event.key(), json(event)));
+    }
+
     public static void send(String key, String value) {
         try {
             producer().send(new ProducerRecord<>(Topics.ARTIFACT_EVENTS, key, value)).get();

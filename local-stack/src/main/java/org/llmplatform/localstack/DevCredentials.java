@@ -8,6 +8,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.llmplatform.model.auth.ApiKeys;
@@ -25,6 +27,17 @@ final class DevCredentials {
         Path file = dataDirectory.resolve("bootstrap-admin-key");
         if (!Files.exists(file)) {
             writePrivate(file, ApiKeys.generate());
+        }
+        return Files.readString(file).strip();
+    }
+
+    /** The key that encrypts the automation-service's team secrets: 32 random bytes, Base64. */
+    static String automationEncryptionKey(Path dataDirectory) throws IOException {
+        Path file = dataDirectory.resolve("automation-encryption-key");
+        if (!Files.exists(file)) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            writePrivate(file, Base64.getEncoder().encodeToString(key));
         }
         return Files.readString(file).strip();
     }

@@ -34,6 +34,7 @@ public final class LocalStack {
     private PostgresServer postgres;
     private ChildProcess kafka;
     private volatile boolean stopping;
+    private String automationEncryptionKey;
 
     private LocalStack(StackOptions options, Path home) {
         this.options = options;
@@ -81,6 +82,7 @@ public final class LocalStack {
         KafkaTopics.createMissing(bootstrapServers, 1);
 
         String adminKey = DevCredentials.bootstrapAdminKey(data);
+        automationEncryptionKey = DevCredentials.automationEncryptionKey(data);
         System.out.println("Starting the services (logs in " + logs + ")");
         for (PlatformService service : PlatformService.values()) {
             services.put(service, ServiceProcess.start(service, home, serviceEnvironment(service, bootstrapServers, adminKey), logs));
@@ -113,6 +115,13 @@ public final class LocalStack {
         environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(service.module()).toString());
         for (PlatformService other : PlatformService.values()) {
             environment.put("PLATFORM_" + other.name() + "_URL", baseUri(other).toString());
+        }
+        if (service == PlatformService.AUTOMATION) {
+            environment.put("AUTOMATION_SECRETS_ACTIVE_KEY_ID", "local");
+            environment.put("AUTOMATION_SECRETS_KEYS_LOCAL", automationEncryptionKey);
+            // On a laptop, webhook receivers usually run on this machine too.
+            environment.put("AUTOMATION_DELIVERY_ALLOW_HTTP", "true");
+            environment.put("AUTOMATION_DELIVERY_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128");
         }
         return environment;
     }

@@ -2,9 +2,11 @@ package org.llmplatform.automation.service;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Optional;
+import org.llmplatform.automation.delivery.DeliveryDispatcher;
 import org.llmplatform.automation.store.EventStore;
 import org.llmplatform.automation.store.EventStore.Position;
 import org.llmplatform.automation.store.RecordedEvent;
@@ -17,23 +19,35 @@ import org.llmplatform.support.error.ApiException;
 @ApplicationScoped
 public class EventService {
 
+    private final Pool pool;
     private final EventStore store;
+    private final DeliveryPlanner planner;
+    private final DeliveryDispatcher dispatcher;
     private final CurrentPrincipal caller;
 
-    public EventService(EventStore store, CurrentPrincipal caller) {
+    public EventService(Pool pool, EventStore store, DeliveryPlanner planner, DeliveryDispatcher dispatcher,
+            CurrentPrincipal caller) {
+        this.pool = pool;
         this.store = store;
+        this.planner = planner;
+        this.dispatcher = dispatcher;
         this.caller = caller;
     }
 
-    /** Stores a received event; a redelivered one (same event id) is dropped. */
+    /**
+     * Stores a received event and queues its deliveries in one transaction; a redelivered event (same id)
+     * is dropped whole, so it never queues deliveries twice. Dispatchers are woken once it commits.
+     */
     public Uni<Void> record(ArtifactEvent event) {
-        return store.insertOnce(event)
-                .invoke(stored -> {
-                    if (!stored) {
-                        Log.debugf("Artifact event %s was already stored; dropped the redelivered copy", event.eventId());
-                    }
-                })
-                .replaceWithVoid();
+        return pool.withTransaction(transaction -> store.insertOnce(transaction, event)
+                        .chain(stored -> {
+                            if (!stored) {
+                                Log.debugf("Artifact event %s was already stored; dropped the redelivered copy", event.eventId());
+                                return Uni.createFrom().voidItem();
+                            }
+                            return planner.plan(transaction, event);
+                        }))
+                .invoke(dispatcher::wake);
     }
 
     public Uni<EventPage> page(EventQuery query) {

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -36,7 +37,7 @@ public class EventStore {
     }
 
     /** Stores the event unless one with its id is already there; true when this call stored it. */
-    public Uni<Boolean> insertOnce(ArtifactEvent event) {
+    public Uni<Boolean> insertOnce(SqlClient client, ArtifactEvent event) {
         Tuple row = Tuple.tuple()
                 .addString(event.eventId())
                 .addString(event.eventType().name())
@@ -49,7 +50,7 @@ public class EventStore {
                 .addString(event.author())
                 .addJsonObject(new JsonObject(event.metadata() == null ? Map.of() : event.metadata()))
                 .addOffsetDateTime(event.occurredAt() == null ? null : event.occurredAt().atOffset(ZoneOffset.UTC));
-        return pool.preparedQuery("""
+        return client.preparedQuery("""
                 INSERT INTO automation.events
                     (event_id, event_type, entity, project, collection, version, aliases, tags, author, metadata, occurred_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, COALESCE($11::timestamptz, now()))

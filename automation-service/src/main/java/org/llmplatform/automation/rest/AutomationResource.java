@@ -1,0 +1,93 @@
+package org.llmplatform.automation.rest;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.ResponseStatus;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.automation.service.AutomationInput;
+import org.llmplatform.automation.service.AutomationService;
+import org.llmplatform.automation.service.ExecutionService;
+import org.llmplatform.automation.store.Automation;
+import org.llmplatform.automation.store.Delivery;
+
+@Path("/automations")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class AutomationResource {
+
+    private static final int DEFAULT_HISTORY = 50;
+    private static final int LONGEST_HISTORY = 500;
+
+    /** How many failed deliveries were queued again. */
+    @RegisterForReflection
+    public record Requeued(int queued) {
+    }
+
+    private final AutomationService automations;
+    private final ExecutionService executions;
+
+    public AutomationResource(AutomationService automations, ExecutionService executions) {
+        this.automations = automations;
+        this.executions = executions;
+    }
+
+    @POST
+    @ResponseStatus(201)
+    public Uni<Automation> create(AutomationInput input) {
+        return automations.create(input);
+    }
+
+    @GET
+    public Uni<Listing<Automation>> list(@RestQuery String entity) {
+        return automations.list(Parameters.entity(entity)).map(Listing::new);
+    }
+
+    @GET
+    @Path("{id}")
+    public Uni<Automation> get(@RestPath String id) {
+        return automations.find(Parameters.uuid(id, "id"));
+    }
+
+    @PUT
+    @Path("{id}")
+    public Uni<Automation> update(@RestPath String id, AutomationInput input) {
+        return automations.update(Parameters.uuid(id, "id"), input);
+    }
+
+    /** Deleting needs {@code ?confirm=true}: the automation's delivery history is deleted with it. */
+    @DELETE
+    @Path("{id}")
+    public Uni<Void> delete(@RestPath String id, @RestQuery String confirm) {
+        return automations.delete(Parameters.uuid(id, "id"), "true".equalsIgnoreCase(confirm));
+    }
+
+    /** Deliveries newest first, each with every attempt. */
+    @GET
+    @Path("{id}/executions")
+    public Uni<Listing<Delivery>> executions(@RestPath String id, @RestQuery String limit) {
+        return executions.history(Parameters.uuid(id, "id"), Parameters.limit(limit, DEFAULT_HISTORY, LONGEST_HISTORY))
+                .map(Listing::new);
+    }
+
+    @POST
+    @Path("{id}/executions/{delivery_id}/redeliver")
+    @ResponseStatus(202)
+    public Uni<Void> redeliver(@RestPath String id, @RestPath("delivery_id") String deliveryId) {
+        return executions.redeliver(Parameters.uuid(id, "id"), Parameters.uuid(deliveryId, "delivery_id"));
+    }
+
+    @POST
+    @Path("{id}/executions/redeliver-failed")
+    public Uni<Requeued> redeliverFailed(@RestPath String id) {
+        return executions.redeliverFailed(Parameters.uuid(id, "id")).map(Requeued::new);
+    }
+}

@@ -1,0 +1,67 @@
+package org.llmplatform.automation.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.ResponseStatus;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.automation.delivery.SendResult;
+import org.llmplatform.automation.service.WebhookInput;
+import org.llmplatform.automation.service.WebhookService;
+import org.llmplatform.automation.store.Webhook;
+
+@Path("/webhooks")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class WebhookResource {
+
+    private final WebhookService webhooks;
+
+    public WebhookResource(WebhookService webhooks) {
+        this.webhooks = webhooks;
+    }
+
+    @POST
+    @ResponseStatus(201)
+    public Uni<Webhook> create(WebhookInput input) {
+        return webhooks.create(input);
+    }
+
+    @GET
+    public Uni<Listing<Webhook>> list(@RestQuery String entity) {
+        return webhooks.list(Parameters.entity(entity)).map(Listing::new);
+    }
+
+    @GET
+    @Path("{id}")
+    public Uni<Webhook> get(@RestPath String id) {
+        return webhooks.find(Parameters.uuid(id, "id"));
+    }
+
+    @PUT
+    @Path("{id}")
+    public Uni<Webhook> update(@RestPath String id, WebhookInput input) {
+        return webhooks.update(Parameters.uuid(id, "id"), input);
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Uni<Void> delete(@RestPath String id) {
+        return webhooks.delete(Parameters.uuid(id, "id"));
+    }
+
+    /** Sends {@code {"payload": {...}}} (or a small default) now and returns what the endpoint answered. */
+    @POST
+    @Path("{id}/test")
+    public Uni<SendResult> test(@RestPath String id, JsonNode body) {
+        return webhooks.test(Parameters.uuid(id, "id"), body == null ? null : body.get("payload"));
+    }
+}

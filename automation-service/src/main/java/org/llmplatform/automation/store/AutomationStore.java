@@ -1,0 +1,136 @@
+package org.llmplatform.automation.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.llmplatform.automation.service.PayloadTemplate;
+import org.llmplatform.model.events.ArtifactEvent;
+import org.llmplatform.support.error.ApiException;
+
+/** The SQL over {@code automation.automations}. */
+@ApplicationScoped
+public class AutomationStore {
+
+    private static final String COLUMNS = """
+            id, entity, name, description, enabled, scope_type, scope_project, scope_collection, event_type, event_filter,
+            webhook_id, payload_template, created_by, created_at, updated_at""";
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final Pool pool;
+
+    public AutomationStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Automation> insert(Automation automation) {
+        return pool.preparedQuery("INSERT INTO automation.automations (id, entity, name, description, enabled, scope_type, "
+                        + "scope_project, scope_collection, event_type, event_filter, webhook_id, payload_template, created_by) "
+                        + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING " + COLUMNS)
+                .execute(values(automation).addString(automation.createdBy()))
+                .onFailure(AutomationStore::duplicateName).transform(e -> nameTaken(automation))
+                .map(rows -> all(rows).get(0));
+    }
+
+    public Uni<Optional<Automation>> update(Automation automation) {
+        return pool.preparedQuery("""
+                UPDATE automation.automations SET entity = $2, name = $3, description = $4, enabled = $5, scope_type = $6,
+                    scope_project = $7, scope_collection = $8, event_type = $9, event_filter = $10, webhook_id = $11,
+                    payload_template = $12, updated_at = now()
+                WHERE id = $1 RETURNING\s""" + COLUMNS)
+                .execute(values(automation))
+                .onFailure(AutomationStore::duplicateName).transform(e -> nameTaken(automation))
+                .map(rows -> all(rows).stream().findFirst());
+    }
+
+    public Uni<Optional<Automation>> find(UUID id) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM automation.automations WHERE id = $1")
+                .execute(Tuple.of(id)).map(rows -> all(rows).stream().findFirst());
+    }
+
+    public Uni<List<Automation>> list(String entity) {
+        return pool.preparedQuery("SELECT " + COLUMNS + " FROM automation.automations WHERE entity = $1 ORDER BY name, id")
+                .execute(Tuple.of(entity)).map(AutomationStore::all);
+    }
+
+    public Uni<Boolean> delete(UUID id) {
+        return pool.preparedQuery("DELETE FROM automation.automations WHERE id = $1")
+                .execute(Tuple.of(id)).map(rows -> rows.rowCount() > 0);
+    }
+
+    /** An automation that may fire for an event, with the state of its webhook. */
+    public record Candidate(Automation automation, boolean webhookEnabled, String signingSecret) {
+    }
+
+    /** The enabled automations of the event's type whose scope holds the event's collection; filters are applied by the caller. */
+    public Uni<List<Candidate>> candidates(SqlClient client, ArtifactEvent event) {
+        return client.preparedQuery("SELECT " + COLUMNS.replaceAll("(\\w+)", "a.$1") + """
+                , w.enabled AS webhook_enabled, w.signing_secret
+                FROM automation.automations a JOIN automation.webhooks w ON w.id = a.webhook_id
+                WHERE a.enabled AND a.entity = $1 AND a.event_type = $2
+                  AND (a.scope_type = 'ENTITY'
+                       OR (a.scope_project = $3 AND (a.scope_collection IS NULL OR a.scope_collection = $4)))""")
+                .execute(Tuple.of(event.entity(), event.eventType().name(), event.entity() + "/" + event.project(), event.collection()))
+                .map(rows -> {
+                    List<Automation> automations = all(rows);
+                    List<Candidate> candidates = new ArrayList<>();
+                    int i = 0;
+                    for (Row row : rows) {
+                        candidates.add(new Candidate(automations.get(i++), row.getBoolean("webhook_enabled"), row.getString("signing_secret")));
+                    }
+                    return candidates;
+                });
+    }
+
+    private static Tuple values(Automation automation) {
+        return Tuple.tuple()
+                .addUUID(automation.id())
+                .addString(automation.scope().entity())
+                .addString(automation.name())
+                .addString(automation.description())
+                .addBoolean(automation.enabled())
+                .addString(automation.scope().type())
+                .addString(automation.scope().project())
+                .addString(automation.scope().collection())
+                .addString(automation.event().type())
+                .addValue(new JsonObject(automation.event().filter().toString()))
+                .addUUID(automation.action().webhookId())
+                .addString(automation.action().payloadTemplate().toString());
+    }
+
+    private static boolean duplicateName(Throwable failure) {
+        return failure instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState());
+    }
+
+    private static ApiException nameTaken(Automation automation) {
+        return ApiException.conflict("An automation named '" + automation.name() + "' already exists in this scope");
+    }
+
+    private static List<Automation> all(RowSet<Row> rows) {
+        List<Automation> automations = new ArrayList<>();
+        for (Row row : rows) {
+            automations.add(new Automation(
+                    row.getUUID("id"),
+                    row.getString("name"),
+                    row.getString("description"),
+                    row.getBoolean("enabled"),
+                    new Automation.Scope(row.getString("scope_type"), row.getString("entity"), row.getString("scope_project"),
+                            row.getString("scope_collection")),
+                    new Automation.Event(row.getString("event_type"), PayloadTemplate.parse(row.getJsonObject("event_filter").encode())),
+                    new Automation.Action("WEBHOOK", row.getUUID("webhook_id"), PayloadTemplate.parse(row.getString("payload_template"))),
+                    row.getString("created_by"),
+                    row.getOffsetDateTime("created_at"),
+                    row.getOffsetDateTime("updated_at")));
+        }
+        return automations;
+    }
+}

@@ -1,0 +1,184 @@
+package org.llmplatform.automation.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.llmplatform.automation.service.PayloadTemplate;
+
+/** The SQL over {@code automation.deliveries} and {@code automation.attempts}: the delivery queue and its history. */
+@ApplicationScoped
+public class DeliveryStore {
+
+    private static final String HISTORY_COLUMNS = """
+            d.id, d.automation_id, d.event_id, e.event_type, d.webhook_id, d.status, d.attempt_count, d.next_attempt_at,
+            d.last_status_code, d.last_error, d.payload_masked, d.created_at, d.updated_at""";
+
+    private final Pool pool;
+
+    public DeliveryStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Queues one delivery; a second one for the same (event, automation) is dropped. */
+    public Uni<Void> insert(SqlClient client, String eventId, Automation automation, List<String> matchedValues,
+            String maskedPayload, boolean webhookEnabled) {
+        return client.preparedQuery("""
+                INSERT INTO automation.deliveries
+                    (id, event_id, automation_id, webhook_id, payload_template, matched_values, payload_masked, status)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                ON CONFLICT (event_id, automation_id) DO NOTHING""")
+                .execute(Tuple.of(UUID.randomUUID(), eventId, automation.id(), automation.action().webhookId(),
+                        automation.action().payloadTemplate().toString(), matchedValues.toArray(String[]::new))
+                        .addString(maskedPayload).addString(webhookEnabled ? "PENDING" : "DISCARDED"))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Claims up to {@code limit} due deliveries (and ones whose dispatcher's lease ran out) for {@code lease};
+     * concurrent dispatchers skip each other's rows.
+     */
+    public Uni<List<DeliveryJob>> claimDue(int limit, Duration lease) {
+        return pool.preparedQuery("""
+                WITH due AS (
+                    SELECT id FROM automation.deliveries
+                    WHERE (status IN ('PENDING', 'RETRY') AND next_attempt_at <= now())
+                       OR (status = 'SENDING' AND lease_until < now())
+                    ORDER BY next_attempt_at
+                    LIMIT $1
+                    FOR UPDATE SKIP LOCKED),
+                claimed AS (
+                    UPDATE automation.deliveries d
+                    SET status = 'SENDING', lease_until = now() + make_interval(secs => $2),
+                        attempt_count = d.attempt_count + 1, updated_at = now()
+                    FROM due WHERE d.id = due.id
+                    RETURNING d.id, d.event_id, d.automation_id, d.webhook_id, d.payload_template, d.matched_values,
+                              d.attempt_count, d.next_trigger)
+                SELECT c.*, e.event_type, e.entity, e.project, e.collection, e.version, e.author, e.metadata,
+                       w.url, w.access_token_secret, w.signing_secret, w.enabled AS webhook_enabled
+                FROM claimed c
+                JOIN automation.events e ON e.event_id = c.event_id
+                JOIN automation.webhooks w ON w.id = c.webhook_id""")
+                .execute(Tuple.of(limit, (double) lease.toMillis() / 1000))
+                .map(rows -> {
+                    List<DeliveryJob> jobs = new ArrayList<>();
+                    for (Row row : rows) {
+                        jobs.add(new DeliveryJob(
+                                row.getUUID("id"),
+                                row.getUUID("automation_id"),
+                                row.getInteger("attempt_count"),
+                                "MANUAL".equals(row.getString("next_trigger")),
+                                row.getString("payload_template"),
+                                Arrays.asList(row.getArrayOfStrings("matched_values")),
+                                new DeliveryJob.EventFacts(row.getString("event_type"), row.getString("entity"),
+                                        row.getString("project"), row.getString("collection"), row.getString("version"),
+                                        row.getString("author"), row.getJsonObject("metadata").getMap()),
+                                row.getUUID("webhook_id"),
+                                row.getString("entity"),
+                                row.getString("url"),
+                                row.getString("access_token_secret"),
+                                row.getString("signing_secret"),
+                                row.getBoolean("webhook_enabled")));
+                    }
+                    return jobs;
+                });
+    }
+
+    /** Records the attempt and moves the delivery on, in one transaction. */
+    public Uni<Void> finish(UUID deliveryId, AttemptOutcome outcome) {
+        return pool.withTransaction(connection -> connection.preparedQuery("""
+                        INSERT INTO automation.attempts
+                            (delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""")
+                .execute(Tuple.of(deliveryId, outcome.attemptNumber(), outcome.manual() ? "MANUAL" : "SCHEDULED",
+                        outcome.startedAt().atOffset(ZoneOffset.UTC), outcome.durationMs(), outcome.statusCode())
+                        .addString(outcome.responseBody()).addString(outcome.error()).addBoolean(outcome.succeeded()))
+                .chain(() -> connection.preparedQuery("""
+                        UPDATE automation.deliveries
+                        SET status = $2, next_attempt_at = COALESCE($3, next_attempt_at), lease_until = NULL,
+                            next_trigger = 'SCHEDULED', last_status_code = $4, last_error = $5, updated_at = now()
+                        WHERE id = $1""")
+                        .execute(Tuple.of(deliveryId, outcome.nextStatus(),
+                                outcome.nextAttemptAt() == null ? null : outcome.nextAttemptAt().atOffset(ZoneOffset.UTC),
+                                outcome.statusCode(), outcome.error())))
+                .replaceWithVoid());
+    }
+
+    /** The automation's deliveries newest first, each with its attempts. */
+    public Uni<List<Delivery>> history(UUID automationId, int limit) {
+        return pool.preparedQuery("SELECT " + HISTORY_COLUMNS + """
+                 FROM automation.deliveries d JOIN automation.events e ON e.event_id = d.event_id
+                WHERE d.automation_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2""")
+                .execute(Tuple.of(automationId, limit))
+                .chain(rows -> {
+                    Map<UUID, Row> deliveries = new LinkedHashMap<>();
+                    rows.forEach(row -> deliveries.put(row.getUUID("id"), row));
+                    return attempts(deliveries.keySet().toArray(UUID[]::new)).map(attempts -> {
+                        List<Delivery> history = new ArrayList<>();
+                        deliveries.forEach((id, row) -> history.add(delivery(row, attempts.getOrDefault(id, List.of()))));
+                        return history;
+                    });
+                });
+    }
+
+    /** Queues one more (manual) attempt of a delivery that is not in flight; false when there is none such. */
+    public Uni<Boolean> redeliver(UUID automationId, UUID deliveryId) {
+        return pool.preparedQuery("""
+                UPDATE automation.deliveries
+                SET status = 'PENDING', next_attempt_at = now(), next_trigger = 'MANUAL', updated_at = now()
+                WHERE id = $1 AND automation_id = $2 AND status IN ('SUCCEEDED', 'FAILED', 'DISCARDED')""")
+                .execute(Tuple.of(deliveryId, automationId)).map(rows -> rows.rowCount() == 1);
+    }
+
+    /**
+     * Queues a manual attempt of every delivery of the automation that failed or was discarded while its
+     * webhook was disabled (the recovery after fixing an endpoint); returns how many.
+     */
+    public Uni<Integer> redeliverFailed(UUID automationId) {
+        return pool.preparedQuery("""
+                UPDATE automation.deliveries
+                SET status = 'PENDING', next_attempt_at = now(), next_trigger = 'MANUAL', updated_at = now()
+                WHERE automation_id = $1 AND status IN ('FAILED', 'DISCARDED')""")
+                .execute(Tuple.of(automationId)).map(rows -> rows.rowCount());
+    }
+
+    public Uni<Boolean> exists(UUID automationId, UUID deliveryId) {
+        return pool.preparedQuery("SELECT 1 FROM automation.deliveries WHERE id = $1 AND automation_id = $2")
+                .execute(Tuple.of(deliveryId, automationId)).map(rows -> rows.rowCount() > 0);
+    }
+
+    private Uni<Map<UUID, List<Delivery.Attempt>>> attempts(UUID[] deliveryIds) {
+        return pool.preparedQuery("""
+                SELECT delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded
+                FROM automation.attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, id""")
+                .execute(Tuple.of(deliveryIds))
+                .map(rows -> {
+                    Map<UUID, List<Delivery.Attempt>> attempts = new LinkedHashMap<>();
+                    for (Row row : rows) {
+                        attempts.computeIfAbsent(row.getUUID("delivery_id"), id -> new ArrayList<>()).add(new Delivery.Attempt(
+                                row.getInteger("attempt_number"), row.getString("trigger"), row.getOffsetDateTime("started_at"),
+                                row.getLong("duration_ms"), row.getInteger("status_code"), row.getString("response_body"),
+                                row.getString("error"), row.getBoolean("succeeded")));
+                    }
+                    return attempts;
+                });
+    }
+
+    private static Delivery delivery(Row row, List<Delivery.Attempt> attempts) {
+        return new Delivery(row.getUUID("id"), row.getUUID("automation_id"), row.getString("event_id"), row.getString("event_type"),
+                row.getUUID("webhook_id"), row.getString("status"), row.getInteger("attempt_count"),
+                row.getOffsetDateTime("next_attempt_at"), row.getInteger("last_status_code"), row.getString("last_error"),
+                PayloadTemplate.parse(row.getString("payload_masked")), row.getOffsetDateTime("created_at"),
+                row.getOffsetDateTime("updated_at"), attempts);
+    }
+}
