@@ -85,7 +85,8 @@ public final class LocalStack {
         automationEncryptionKey = DevCredentials.automationEncryptionKey(data);
         System.out.println("Starting the services (logs in " + logs + ")");
         for (PlatformService service : PlatformService.values()) {
-            services.put(service, ServiceProcess.start(service, home, serviceEnvironment(service, bootstrapServers, adminKey), logs));
+            services.put(service, ServiceProcess.start(service, home, serviceEnvironment(service, bootstrapServers, adminKey),
+                    systemProperties(service), logs));
         }
         for (PlatformService service : PlatformService.values()) {
             ServiceProcess.awaitReady(services.get(service), baseUri(service), http, READY_TIMEOUT_SECONDS);
@@ -124,6 +125,15 @@ public final class LocalStack {
             environment.put("AUTOMATION_DELIVERY_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128");
         }
         return environment;
+    }
+
+    /** Model ids keep their case only as system properties (environment variable names lose it). */
+    private List<String> systemProperties(PlatformService service) {
+        if (service != PlatformService.INFERENCE || options.modelId().isEmpty()) {
+            return List.of();
+        }
+        String prefix = "-Dgateway.models.\"" + options.modelId().get() + "\".";
+        return List.of(prefix + "checkpoint=" + options.model().get(), prefix + "tokenizer=" + options.tokenizer().get());
     }
 
     private URI baseUri(PlatformService service) {

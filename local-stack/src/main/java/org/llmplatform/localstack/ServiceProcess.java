@@ -35,11 +35,13 @@ final class ServiceProcess {
         return home.resolve(service.module()).resolve("target/quarkus-app/quarkus-run.jar");
     }
 
-    static ChildProcess start(PlatformService service, Path home, Map<String, String> environment, Path logs) {
+    static ChildProcess start(PlatformService service, Path home, Map<String, String> environment, List<String> systemProperties,
+            Path logs) {
         Path jar = jar(service, home);
         List<String> command = new ArrayList<>();
         command.add(Java.executable());
         command.addAll(JVM_OPTIONS);
+        command.addAll(systemProperties);
         command.add("-jar");
         command.add(jar.toString());
         return ChildProcess.start(service.module(), command, environment, logs.resolve(service.module() + ".log"));

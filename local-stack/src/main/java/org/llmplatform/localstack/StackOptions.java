@@ -1,11 +1,14 @@
 package org.llmplatform.localstack;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** The command line of the local stack. */
-record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts) {
+record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts,
+        Optional<Path> model, Optional<Path> tokenizer) {
 
     static final String USAGE = """
             Usage: ./platform [options]
@@ -17,6 +20,9 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
               --inference-port N     inference-gateway port (default 8081)
               --training-port N      training-service port (default 8082)
               --automation-port N    automation-service port (default 8083)
+              --model FILE           a llama2.c checkpoint for the gateway's embedded engine, served
+                                     under its file name without extension (needs --tokenizer)
+              --tokenizer FILE       the checkpoint's llama2.c tokenizer
             """;
 
     static StackOptions parse(String[] args, Path home) {
@@ -24,6 +30,8 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         boolean wipe = false;
         int postgresPort = 15432;
         int kafkaPort = 19092;
+        Optional<Path> model = Optional.empty();
+        Optional<Path> tokenizer = Optional.empty();
         Map<PlatformService, Integer> servicePorts = new LinkedHashMap<>();
         for (PlatformService service : PlatformService.values()) {
             servicePorts.put(service, service.defaultPort());
@@ -35,6 +43,8 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 case "--data-dir" -> dataDirectory = Path.of(value(args, ++i, option)).toAbsolutePath();
                 case "--postgres-port" -> postgresPort = port(args, ++i, option);
                 case "--kafka-port" -> kafkaPort = port(args, ++i, option);
+                case "--model" -> model = Optional.of(existingFile(args, ++i, option));
+                case "--tokenizer" -> tokenizer = Optional.of(existingFile(args, ++i, option));
                 case "--help", "-h" -> throw new UsageException("");
                 default -> {
                     PlatformService service = PlatformService.forPortOption(option)
@@ -43,7 +53,23 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 }
             }
         }
-        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts);
+        if (model.isPresent() != tokenizer.isPresent()) {
+            throw new UsageException("--model and --tokenizer go together");
+        }
+        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, model, tokenizer);
+    }
+
+    /** The model's id in the gateway: its file name without extension ("stories260K.bin" → "stories260K"). */
+    Optional<String> modelId() {
+        return model.map(path -> path.getFileName().toString().replaceFirst("\\.[^.]*$", ""));
+    }
+
+    private static Path existingFile(String[] args, int index, String option) {
+        Path file = Path.of(value(args, index, option)).toAbsolutePath();
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException(option + ": no such file " + file);
+        }
+        return file;
     }
 
     private static String value(String[] args, int index, String option) {

@@ -1,0 +1,87 @@
+package org.llmplatform.inference.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The gateway's model catalog, engine pool and limits. */
+@ConfigMapping(prefix = "gateway")
+public interface GatewayConfig {
+
+    /** Embedded-engine models by served id; one whose files are missing is skipped with a warning. */
+    Map<String, EmbeddedModel> models();
+
+    /** OpenAI-compatible upstream servers (vLLM, …) by the public model id they serve. */
+    Map<String, Upstream> upstreams();
+
+    Engine engine();
+
+    Limits limits();
+
+    /** The project a request is attributed to without a Compat-Project header: {@code <user>/<this>}. */
+    @WithDefault("inference")
+    String defaultProjectName();
+
+    interface EmbeddedModel {
+        /** A llama2.c checkpoint. */
+        Path checkpoint();
+
+        /** Its llama2.c tokenizer file. */
+        Path tokenizer();
+    }
+
+    interface Upstream {
+        /** The server's base URL including {@code /v1}, e.g. {@code http://vllm:8000/v1}. */
+        String url();
+
+        /** Sent as {@code Authorization: Bearer}. */
+        Optional<String> apiKey();
+
+        /** The model name upstream; the public id when absent (aliasing). */
+        Optional<String> model();
+
+        /** Reported as {@code max_model_len} in /v1/models when known. */
+        Optional<Integer> maxModelLen();
+
+        @WithDefault("5s")
+        Duration connectTimeout();
+
+        /** The longest silence while waiting for (more of) the answer; then 504, or an in-band error mid-stream. */
+        @WithDefault("120s")
+        Duration readTimeout();
+
+        /** Extra attempts on connect errors, 429 and 5xx, never after the first byte reached the client. */
+        @WithDefault("1")
+        int retries();
+
+        /** Other upstream ids tried, in order, when this one keeps failing before the first byte. */
+        Optional<List<String>> fallbacks();
+    }
+
+    interface Engine {
+        /** Worker threads that run the forward passes; never the event loop. */
+        @WithDefault("2")
+        int threads();
+
+        /** Tokens one generation decodes before yielding its worker, so concurrent requests share the CPU. */
+        @WithDefault("8")
+        int tokensPerTurn();
+    }
+
+    interface Limits {
+        /** Requests of one project in flight at once; more get 429. */
+        @WithDefault("8")
+        int concurrentRequestsPerProject();
+
+        @WithDefault("1")
+        int retryAfterSeconds();
+
+        /** The most {@code top_logprobs} a request may ask for (vLLM's max_logprobs). */
+        @WithDefault("20")
+        int maxLogprobs();
+    }
+}

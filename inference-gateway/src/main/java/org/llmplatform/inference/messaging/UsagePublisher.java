@@ -1,0 +1,32 @@
+package org.llmplatform.inference.messaging;
+
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+import org.llmplatform.model.events.UsageRecord;
+
+/** Publishes one {@link UsageRecord} per finished request on {@code inference.usage}, keyed by project. */
+@ApplicationScoped
+public class UsagePublisher {
+
+    private static final Logger LOG = Logger.getLogger(UsagePublisher.class);
+
+    private final MutinyEmitter<UsageRecord> records;
+
+    public UsagePublisher(@Channel("usage-records") MutinyEmitter<UsageRecord> records) {
+        this.records = records;
+    }
+
+    public void publish(UsageRecord record) {
+        Message<UsageRecord> message = Message.of(record)
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(record.projectId()).build())
+                .withNack(failure -> {
+                    LOG.errorf(failure, "Usage record %s was not published", record.requestId());
+                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                });
+        records.sendMessageAndForget(message);
+    }
+}

@@ -1,0 +1,93 @@
+package org.llmplatform.inference.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestMulti;
+import org.llmplatform.inference.service.ChatCall;
+import org.llmplatform.inference.service.ChatCompletionService;
+import org.llmplatform.inference.service.ChatStream;
+import org.llmplatform.inference.service.ProjectAttribution;
+import org.llmplatform.inference.service.UpstreamCompletionService;
+import org.llmplatform.inference.service.request.ChatRequest;
+import org.llmplatform.inference.service.request.ChatRequestParser;
+import org.llmplatform.inference.service.response.ChatCompletion;
+import org.llmplatform.inference.service.upstream.UpstreamReply;
+import org.llmplatform.support.auth.ProjectId;
+
+/**
+ * {@code POST /v1/chat/completions}: a JSON {@code chat.completion}, or with {@code stream: true} an
+ * SSE stream of chunks. Everything that can be refused is refused before the first byte, as a normal
+ * HTTP error; generation runs on the engine's workers, never on the event loop. Models of
+ * {@code gateway.upstreams} go to their upstream server instead.
+ */
+@Path("/v1/chat/completions")
+public class ChatCompletionsResource {
+
+    private final ChatCompletionService completions;
+    private final ChatStream stream;
+    private final UpstreamCompletionService upstream;
+    private final ProjectAttribution attribution;
+    private final ObjectMapper json;
+
+    public ChatCompletionsResource(ChatCompletionService completions, ChatStream stream,
+            UpstreamCompletionService upstream, ProjectAttribution attribution, ObjectMapper json) {
+        this.completions = completions;
+        this.stream = stream;
+        this.upstream = upstream;
+        this.attribution = attribution;
+        this.json = json;
+    }
+
+    /** Blocking: tokenizing a long prompt is CPU work that must stay off the event loop. */
+    @POST
+    @Blocking
+    @Consumes(MediaType.APPLICATION_JSON)
+    public RestMulti<String> create(JsonNode body, @RestHeader("X-Request-Id") String requestId,
+            @RestHeader("Compat-Project") String compatProject, @RestHeader("OpenAI-Project") String openAiProject) {
+        ChatRequest request = ChatRequestParser.parse(body);
+        ProjectId project = attribution.project(compatProject, openAiProject);
+        String responseRequestId = requestId != null && !requestId.isBlank()
+                ? requestId : UUID.randomUUID().toString().replace("-", "");
+        if (upstream.serves(request.model())) {
+            return RestMulti.fromUniResponse(
+                    upstream.forward((ObjectNode) body, request.model(), project, attribution.userName(), requestId),
+                    UpstreamReply::body,
+                    reply -> Map.of("Content-Type", List.of(reply.contentType()), "X-Request-Id", List.of(responseRequestId)),
+                    UpstreamReply::status);
+        }
+        ChatCall call = completions.accept(request, project, attribution.userName(), requestId);
+        if (request.stream()) {
+            return RestMulti.fromMultiData(stream.events(call))
+                    .status(200)
+                    .header("Content-Type", "text/event-stream")
+                    .header("Cache-Control", "no-cache")
+                    .header("X-Request-Id", responseRequestId)
+                    .build();
+        }
+        return RestMulti.fromUniResponse(completions.complete(call),
+                completion -> Multi.createFrom().item(serialise(completion)),
+                completion -> Map.of("Content-Type", List.of(MediaType.APPLICATION_JSON),
+                        "X-Request-Id", List.of(responseRequestId)),
+                completion -> 200);
+    }
+
+    private String serialise(ChatCompletion completion) {
+        try {
+            return json.writeValueAsString(completion);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a completion could not be serialised", e);
+        }
+    }
+}

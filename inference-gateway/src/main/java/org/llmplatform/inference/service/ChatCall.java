@@ -1,0 +1,36 @@
+package org.llmplatform.inference.service;
+
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.llmplatform.inference.service.request.ChatRequest;
+import org.llmplatform.inference.service.request.CompletionPlan;
+import org.llmplatform.support.auth.ProjectId;
+
+/**
+ * One accepted chat completion: its ids, its plan, whom it is billed to, the concurrency slot it
+ * holds, and the completion tokens of each choice so far (for the usage record, also on cancellation).
+ */
+public record ChatCall(
+        String id,
+        String requestId,
+        long created,
+        ChatRequest request,
+        CompletionPlan plan,
+        ProjectId project,
+        String user,
+        Instant started,
+        ConcurrencyLimiter.Permit permit,
+        AtomicIntegerArray completionTokens) {
+
+    public long totalCompletionTokens() {
+        long total = 0;
+        for (int i = 0; i < completionTokens.length(); i++) {
+            total += completionTokens.get(i);
+        }
+        return total;
+    }
+
+    public String modelId() {
+        return plan.model().id();
+    }
+}

@@ -1,0 +1,107 @@
+package org.llmplatform.inference.service;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.llmplatform.inference.messaging.UsagePublisher;
+import org.llmplatform.inference.service.engine.ChoiceStep;
+import org.llmplatform.inference.service.engine.GenerationRunner;
+import org.llmplatform.inference.service.engine.ServedModel;
+import org.llmplatform.inference.service.request.ChatRequest;
+import org.llmplatform.inference.service.request.CompletionPlan;
+import org.llmplatform.inference.service.request.CompletionPlanner;
+import org.llmplatform.inference.service.response.ChatCompletion;
+import org.llmplatform.inference.service.response.Logprobs;
+import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.support.auth.ProjectId;
+
+/**
+ * Accepts chat completions (plan, concurrency slot, ids), runs them on the engine and publishes their
+ * usage record when they end, however they end.
+ */
+@ApplicationScoped
+public class ChatCompletionService {
+
+    private final CompletionPlanner planner;
+    private final GenerationRunner runner;
+    private final ConcurrencyLimiter limiter;
+    private final UsagePublisher usage;
+
+    public ChatCompletionService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
+            UsagePublisher usage) {
+        this.planner = planner;
+        this.runner = runner;
+        this.limiter = limiter;
+        this.usage = usage;
+    }
+
+    /**
+     * Checks the request against the model and the project's concurrency limit. The id is
+     * {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
+     */
+    public ChatCall accept(ChatRequest request, ProjectId project, String user, String requestIdHeader) {
+        ServedModel model = planner.model(request);
+        CompletionPlan plan = planner.plan(request, model);
+        ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
+        String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
+                : request.requestId() != null ? request.requestId() : UUID.randomUUID().toString();
+        Instant now = Instant.now();
+        return new ChatCall("chatcmpl-" + base, base, now.getEpochSecond(), request, plan, project, user, now, permit,
+                new AtomicIntegerArray(plan.choices()));
+    }
+
+    /** The steps of every choice; when they end the slot is released and the usage published. */
+    public Multi<ChoiceStep> run(ChatCall call) {
+        return runner.run(call.plan())
+                .onItem().invoke(step -> call.completionTokens().set(step.index(), step.completionTokens()))
+                .onTermination().invoke((failure, cancelled) -> finish(call, failure, cancelled));
+    }
+
+    public Uni<ChatCompletion> complete(ChatCall call) {
+        return run(call).collect().asList().map(steps -> completion(call, steps));
+    }
+
+    private ChatCompletion completion(ChatCall call, List<ChoiceStep> steps) {
+        CompletionPlan plan = call.plan();
+        List<StringBuilder> texts = new ArrayList<>();
+        List<List<Logprobs.Entry>> logprobs = new ArrayList<>();
+        ChoiceStep[] last = new ChoiceStep[plan.choices()];
+        for (int i = 0; i < plan.choices(); i++) {
+            texts.add(new StringBuilder(plan.echo() == null ? "" : plan.echo()));
+            logprobs.add(new ArrayList<>());
+        }
+        TokenRendering rendering = new TokenRendering(plan);
+        for (ChoiceStep step : steps) {
+            texts.get(step.index()).append(step.token().delta());
+            if (plan.logprobs()) {
+                logprobs.get(step.index()).add(rendering.entry(step.token()));
+            }
+            if (step.last()) {
+                last[step.index()] = step;
+            }
+        }
+        List<ChatCompletion.Choice> choices = new ArrayList<>();
+        for (int i = 0; i < plan.choices(); i++) {
+            choices.add(new ChatCompletion.Choice(i, ChatCompletion.Message.of(plan.role(), texts.get(i).toString()),
+                    plan.logprobs() ? new Logprobs(logprobs.get(i)) : null,
+                    last[i].finishReason().wireName(), last[i].stopReason()));
+        }
+        return ChatCompletion.of(call.id(), call.created(), call.modelId(), choices,
+                ChatCompletion.Usage.of(plan.prompt().length, call.totalCompletionTokens()));
+    }
+
+    private void finish(ChatCall call, Throwable failure, boolean cancelled) {
+        call.permit().release();
+        Instant ended = Instant.now();
+        String status = failure != null ? "error" : cancelled ? "cancelled" : "success";
+        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, call.id(), call.project().toString(), call.user(),
+                call.modelId(), call.plan().prompt().length, call.totalCompletionTokens(),
+                Duration.between(call.started(), ended).toMillis(), status, call.started(), ended));
+    }
+}

@@ -1,0 +1,35 @@
+package org.llmplatform.inference.service;
+
+import jakarta.enterprise.context.RequestScoped;
+import org.llmplatform.inference.config.GatewayConfig;
+import org.llmplatform.support.auth.CurrentPrincipal;
+import org.llmplatform.support.auth.ProjectId;
+
+/**
+ * The project a request's usage is attributed to: {@code Compat-Project} (or W&B's
+ * {@code OpenAI-Project}) when the key may use it (403 otherwise), else the caller's own
+ * {@code <user>/inference}.
+ */
+@RequestScoped
+public class ProjectAttribution {
+
+    private final CurrentPrincipal caller;
+    private final GatewayConfig config;
+
+    public ProjectAttribution(CurrentPrincipal caller, GatewayConfig config) {
+        this.caller = caller;
+        this.config = config;
+    }
+
+    public ProjectId project(String compatProject, String openAiProject) {
+        String named = compatProject != null && !compatProject.isBlank() ? compatProject : openAiProject;
+        if (named != null && !named.isBlank()) {
+            return caller.requireProject(named.trim());
+        }
+        return ProjectId.parse(caller.get().userName() + "/" + config.defaultProjectName());
+    }
+
+    public String userName() {
+        return caller.get().userName();
+    }
+}

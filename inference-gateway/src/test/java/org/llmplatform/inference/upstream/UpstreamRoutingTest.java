@@ -1,0 +1,101 @@
+package org.llmplatform.inference.upstream;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
+
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+@QuarkusTestResource(FakeVllmServer.class)
+class UpstreamRoutingTest {
+
+    private final String user = TestIdentities.unique("router");
+    private final String key = TestIdentities.userWithKey(user);
+
+    private Response chat(String model, String extraFields) {
+        return given().header("Authorization", "Bearer " + key).header("X-Request-Id", TestIdentities.unique("req"))
+                .contentType(ContentType.JSON)
+                .body("{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]"
+                        + (extraFields.isEmpty() ? "" : "," + extraFields) + "}")
+                .post("/v1/chat/completions");
+    }
+
+    @Test
+    void aCompletionIsForwardedUnderTheUpstreamNameAndAnsweredUnderOurs() {
+        chat("upstream-small", "").then().statusCode(200)
+                .body("model", equalTo("upstream-small"))
+                .body("choices[0].message.content", equalTo("Hello there"))
+                .body("usage.total_tokens", equalTo(7));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", "Bearer " + key).queryParam("project", user + "/inference").get("/v1/usage")
+                .then().statusCode(200).body("data[0].model", equalTo("upstream-small"))
+                .body("data[0].prompt_tokens", equalTo(5)));
+    }
+
+    @Test
+    void aStreamIsRelayedAndTheForcedUsageChunkRemovedWhenNotAskedFor() {
+        String body = chat("upstream-small", "\"stream\":true").then().statusCode(200)
+                .header("Content-Type", startsWith("text/event-stream")).extract().asString();
+        assertTrue(body.contains("\"content\":\"Hello\""), body);
+        assertTrue(body.contains("\"model\":\"upstream-small\""), body);
+        assertFalse(body.contains("\"usage\""), body);
+        assertTrue(body.endsWith("data: [DONE]\n\n"), body);
+        String withUsage = chat("upstream-small", "\"stream\":true,\"stream_options\":{\"include_usage\":true}")
+                .then().statusCode(200).extract().asString();
+        assertTrue(withUsage.contains("\"usage\":{\"prompt_tokens\":5"), withUsage);
+    }
+
+    @Test
+    void a503IsRetriedBeforeAnythingIsSent() {
+        chat("flaky", "").then().statusCode(200).body("choices[0].message.content", equalTo("Hello there"));
+    }
+
+    @Test
+    void anUpstreamThatKeepsFailingIsA502() {
+        chat("always-503", "").then().statusCode(502).body("error.message", containsString("answered 503"));
+        chat("unreachable", "").then().statusCode(502).body("error.message", containsString("could not be reached"));
+    }
+
+    @Test
+    void anUnreachableUpstreamFallsBack() {
+        chat("primary-down", "").then().statusCode(200).body("choices[0].message.content", equalTo("Hello there"));
+    }
+
+    @Test
+    void aSilentUpstreamIsA504() {
+        chat("slow", "").then().statusCode(504).body("error.message", containsString("did not answer in time"));
+    }
+
+    @Test
+    void anUpstreamRefusalIsPassedThrough() {
+        chat("rejecting", "").then().statusCode(400)
+                .body("error.message", equalTo("temperature must be non-negative, got -1.0."));
+    }
+
+    @Test
+    void aTruncatedUpstreamStreamEndsWithAnInBandError() {
+        String body = chat("truncated", "\"stream\":true").then().statusCode(200).extract().asString();
+        assertTrue(body.contains("\"content\":\"Hello\""), body);
+        assertTrue(body.contains("data: {\"error\":{\"message\":\"The upstream stream of model `truncated`"), body);
+        assertTrue(body.endsWith("data: [DONE]\n\n"), body);
+    }
+
+    @Test
+    void upstreamModelsAreListed() {
+        given().header("Authorization", "Bearer " + key).get("/v1/models/upstream-small").then().statusCode(200)
+                .body("max_model_len", equalTo(4096)).body("root", startsWith("http://127.0.0.1:"));
+    }
+}
