@@ -39,4 +39,11 @@ public record CallSchema(
         Long storageSizeBytes,
         Long totalStorageSizeBytes,
         String expireAt) {
+
+    /** The same call without its summary, for queries whose columns leave it out. */
+    public CallSchema withoutSummary() {
+        return new CallSchema(id, projectId, opName, displayName, traceId, parentId, threadId, turnId, startedAt,
+                attributes, inputs, endedAt, exception, output, null, svcUserId, svcRunId, svcRunStep, svcRunStepEnd,
+                deletedAt, storageSizeBytes, totalStorageSizeBytes, expireAt);
+    }
 }

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.service.WeaveSummary.CallFacts;
@@ -31,6 +32,7 @@ public class CallService {
 
     static final int MAX_OP_NAME_LENGTH = 128;
     static final int MAX_DISPLAY_NAME_LENGTH = 1024;
+    static final int MAX_DELETED_IDS = 1000;
 
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -48,7 +50,72 @@ public class CallService {
     }
 
     public Uni<CallStarted> start(StartedCall start) {
-        List<Object> at = List.of("body", "start");
+        CallStartRow row = startRow(start, List.of("body", "start"));
+        return store.start(row).replaceWith(new CallStarted(row.id(), row.traceId()));
+    }
+
+    /** Ending an id that has no start yet is accepted: the end waits, invisible, for its start. */
+    public Uni<Void> end(EndedCall end) {
+        return store.end(endRow(end, List.of("body", "end")));
+    }
+
+    /**
+     * Validates every item first (so a bad item writes nothing), then writes all parts in one
+     * transaction. The results follow the items' order: {@code {id, trace_id}} per start, {@code {}} per end.
+     */
+    public Uni<List<Object>> upsertBatch(List<BatchPart> batch) {
+        requirePresent(batch, List.of("body", "batch"));
+        List<CallStartRow> starts = new ArrayList<>();
+        List<CallEndRow> ends = new ArrayList<>();
+        List<Object> results = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            BatchPart part = batch.get(i);
+            List<Object> at = List.of("body", "batch", i, "req");
+            if (part.start() != null) {
+                CallStartRow row = startRow(part.start(), loc(at, "start"));
+                starts.add(row);
+                results.add(new CallStarted(row.id(), row.traceId()));
+            } else {
+                ends.add(endRow(part.end(), loc(at, "end")));
+                results.add(Map.of());
+            }
+        }
+        return store.writeBatch(starts, ends).replaceWith(results);
+    }
+
+    /** One item of {@code /call/upsert_batch}, reduced to the part it carries (exactly one is set). */
+    public record BatchPart(StartedCall start, EndedCall end) {
+    }
+
+    /** Renames a call; an empty name clears it. An unknown id is accepted and stays invisible. */
+    public Uni<Void> update(String projectId, String callId, String displayName) {
+        List<Object> at = List.of("body");
+        requirePresent(projectId, at, "project_id");
+        requirePresent(callId, at, "call_id");
+        String project = caller.requireProject(projectId).toString();
+        if (displayName == null) {
+            throw ApiException.badRequest("One of [display_name] is required for call update");
+        }
+        checkLength(displayName, MAX_DISPLAY_NAME_LENGTH, loc(at, "display_name"));
+        return store.rename(project, callId, displayName, OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS));
+    }
+
+    /** Deletes the calls and all their descendants (never their parents); the count includes every requested id. */
+    public Uni<Long> delete(String projectId, List<String> callIds) {
+        List<Object> at = List.of("body");
+        requirePresent(projectId, at, "project_id");
+        requirePresent(callIds, at, "call_ids");
+        String project = caller.requireProject(projectId).toString();
+        if (callIds.size() > MAX_DELETED_IDS) {
+            throw new ApiException(413, "Request too large");
+        }
+        for (int i = 0; i < callIds.size(); i++) {
+            requirePresent(callIds.get(i), loc(loc(at, "call_ids"), i));
+        }
+        return store.deleteWithDescendants(project, callIds);
+    }
+
+    private CallStartRow startRow(StartedCall start, List<Object> at) {
         requirePresent(start, at);
         requirePresent(start.projectId(), at, "project_id");
         requirePresent(start.opName(), at, "op_name");
@@ -59,18 +126,15 @@ public class CallService {
         checkOpName(start.opName(), loc(at, "op_name"));
         checkLength(start.displayName(), MAX_DISPLAY_NAME_LENGTH, loc(at, "display_name"));
         OffsetDateTime startedAt = Timestamps.parse(start.startedAt(), loc(at, "started_at"));
-        String id = orNewId(start.id());
-        String traceId = orNewId(start.traceId());
-        CallStartRow row = new CallStartRow(projectId, id, traceId, start.parentId(), start.threadId(),
-                start.turnId(), start.opName(), start.displayName(), writtenAtIfSet(start.displayName()), startedAt,
-                start.attributes().toString(), start.inputs().toString(), WeaveRefs.collect(start.inputs()),
-                caller.get().userName(), start.svcRunId(), start.svcRunStep(), jsonOrNull(start.otelDump()));
-        return store.start(row).replaceWith(new CallStarted(id, traceId));
+        List<String> fitted = OversizedColumns.fit(start.attributes().toString(), start.inputs().toString());
+        return new CallStartRow(projectId, orNewId(start.id()), orNewId(start.traceId()), start.parentId(),
+                start.threadId(), start.turnId(), start.opName(), start.displayName(),
+                writtenAtIfSet(start.displayName()), startedAt, fitted.get(0), fitted.get(1),
+                WeaveRefs.collect(start.inputs()), caller.get().userName(),
+                start.svcRunId(), start.svcRunStep(), jsonOrNull(start.otelDump()));
     }
 
-    /** Ending an id that has no start yet is accepted: the end waits, invisible, for its start. */
-    public Uni<Void> end(EndedCall end) {
-        List<Object> at = List.of("body", "end");
+    private CallEndRow endRow(EndedCall end, List<Object> at) {
         requirePresent(end, at);
         requirePresent(end.projectId(), at, "project_id");
         requirePresent(end.id(), at, "id");
@@ -79,21 +143,13 @@ public class CallService {
         String projectId = caller.requireProject(end.projectId()).toString();
         OffsetDateTime endedAt = Timestamps.parse(end.endedAt(), loc(at, "ended_at"));
         JsonNode output = end.output() == null || end.output().isNull() ? null : end.output();
-        return store.end(new CallEndRow(projectId, end.id(), endedAt, end.exception(), jsonOrNull(output),
-                WeaveRefs.collect(output), end.summary().toString(), end.svcRunStepEnd()));
+        List<String> fitted = OversizedColumns.fit(jsonOrNull(output), end.summary().toString());
+        return new CallEndRow(projectId, end.id(), endedAt, end.exception(), fitted.get(0),
+                WeaveRefs.collect(output), fitted.get(1), end.svcRunStepEnd());
     }
 
-    /** The call, or null when it does not exist, has only an end so far, or was deleted. */
-    public Uni<CallSchema> read(String projectId, String id, boolean withStorageSize, boolean withTotalStorageSize) {
-        List<Object> at = List.of("body");
-        requirePresent(projectId, at, "project_id");
-        requirePresent(id, at, "id");
-        String project = caller.requireProject(projectId).toString();
-        return store.findVisible(project, id, withStorageSize, withTotalStorageSize)
-                .map(found -> found.map(this::toSchema).orElse(null));
-    }
-
-    private CallSchema toSchema(StoredCall call) {
+    /** The call as reads return it, with the derived {@code summary.weave}. */
+    public CallSchema toSchema(StoredCall call) {
         String displayName = call.displayName() == null || call.displayName().isEmpty() ? null : call.displayName();
         ObjectNode summary = WeaveSummary.derive(storedSummary(call.summaryJson()),
                 new CallFacts(call.opName(), displayName, call.startedAt(), call.endedAt(), call.exception()));
@@ -157,7 +213,7 @@ public class CallService {
         }
     }
 
-    private static List<Object> loc(List<Object> at, String field) {
+    private static List<Object> loc(List<Object> at, Object field) {
         List<Object> loc = new ArrayList<>(at);
         loc.add(field);
         return loc;

@@ -3,13 +3,18 @@ package org.llmplatform.tracing.store;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Optional;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.llmplatform.support.error.ApiException;
 
@@ -52,11 +57,8 @@ public class CallStore {
                             + " OR EXCLUDED.display_name_written_at >= c.display_name_written_at)",
                     appendNewRefs("input_refs"));
 
-    private static final String UPSERT_END = """
-            INSERT INTO tracing.calls AS c (project_id, id, ended_at, exception, output, output_refs, summary,
-                svc_run_step_end)
-            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text[], $7::text::jsonb, $8)
-            ON CONFLICT (project_id, id) DO UPDATE SET
+    /** What an end part sets on an existing row: first non-null value wins, refs accumulate. */
+    private static final String END_SETS = """
                 ended_at = coalesce(c.ended_at, EXCLUDED.ended_at),
                 exception = coalesce(c.exception, EXCLUDED.exception),
                 output = coalesce(c.output, EXCLUDED.output),
@@ -65,25 +67,48 @@ public class CallStore {
                 svc_run_step_end = coalesce(c.svc_run_step_end, EXCLUDED.svc_run_step_end)"""
             .formatted(appendNewRefs("output_refs"));
 
-    /** The visible-call columns of {@link StoredCall}; $1 asks for the storage size, $2 for the trace total. */
-    private static final String VISIBLE_CALL_COLUMNS = """
-            c.project_id, c.id, c.op_name, c.display_name, c.trace_id, c.parent_id, c.thread_id, c.turn_id,
-            c.started_at,
-            (CASE WHEN c.otel_dump IS NULL THEN c.attributes
-                ELSE coalesce(c.attributes, '{}') || jsonb_build_object('otel_span', c.otel_dump) END)::text
-                AS attributes,
-            c.inputs::text AS inputs, c.ended_at, c.exception, c.output::text AS output, c.summary::text AS summary,
-            c.svc_user_id, c.svc_run_id, c.svc_run_step, c.svc_run_step_end, c.deleted_at, c.expire_at,
-            CASE WHEN $1 THEN c.storage_size_bytes END AS storage_size_bytes,
-            CASE WHEN $2 AND c.parent_id IS NULL THEN (
-                SELECT sum(t.storage_size_bytes)::bigint FROM tracing.calls t
-                WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id
-                    AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END AS total_storage_size_bytes""";
+    private static final String UPSERT_END = """
+            INSERT INTO tracing.calls AS c (project_id, id, ended_at, exception, output, output_refs, summary,
+                svc_run_step_end)
+            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text[], $7::text::jsonb, $8)
+            ON CONFLICT (project_id, id) DO UPDATE SET""" + "\n" + END_SETS;
 
-    private static final String READ_VISIBLE = "SELECT " + VISIBLE_CALL_COLUMNS + """
+    /** A start and an end of one call in one statement: the same merge as the two parts one after the other. */
+    private static final String UPSERT_COMPLETE = UPSERT_START
+            .replace("svc_run_step, otel_dump)", "svc_run_step, otel_dump, ended_at, exception, output, output_refs,"
+                    + " summary, svc_run_step_end)")
+            .replace("$17::text::jsonb)", "$17::text::jsonb, $18, $19, $20::text::jsonb, $21::text[],"
+                    + " $22::text::jsonb, $23)")
+            + ",\n" + END_SETS;
 
-            FROM tracing.calls c
-            WHERE c.project_id = $3 AND c.id = $4 AND c.started_at IS NOT NULL AND c.deleted_at IS NULL""";
+    private static final String UPSERT_DISPLAY_NAME = """
+            INSERT INTO tracing.calls AS c (project_id, id, display_name, display_name_written_at)
+            VALUES ($1, $2, $3, $4)
+            ON CONFLICT (project_id, id) DO UPDATE SET
+                display_name = CASE WHEN %1$s THEN EXCLUDED.display_name ELSE c.display_name END,
+                display_name_written_at = CASE WHEN %1$s
+                    THEN EXCLUDED.display_name_written_at ELSE c.display_name_written_at END"""
+            .formatted("c.display_name_written_at IS NULL"
+                    + " OR EXCLUDED.display_name_written_at >= c.display_name_written_at");
+
+    /**
+     * Marks the requested ids and every descendant of them deleted (a delete part: deleted_at, first
+     * one wins). The requested ids are marked even when no call has them yet, as the reference does;
+     * the UNION of the recursion stops at ids already reached, so a malformed cycle ends.
+     */
+    private static final String DELETE_WITH_DESCENDANTS = """
+            WITH RECURSIVE tree(id) AS (
+                SELECT c.id FROM tracing.calls c WHERE c.project_id = $1 AND c.id = ANY($2::text[])
+                UNION
+                SELECT child.id FROM tracing.calls child JOIN tree ON child.project_id = $1 AND child.parent_id = tree.id
+            ),
+            doomed(id) AS (SELECT unnest($2::text[]) UNION SELECT id FROM tree),
+            marked AS (
+                INSERT INTO tracing.calls AS c (project_id, id, deleted_at)
+                SELECT $1, id, now() FROM doomed
+                ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = coalesce(c.deleted_at, EXCLUDED.deleted_at)
+                RETURNING 1)
+            SELECT count(*) AS num_deleted FROM marked""";
 
     private final Pool pool;
 
@@ -101,35 +126,96 @@ public class CallStore {
 
     /** Writes both parts of a call at once, so that it never shows as running. */
     public Uni<Void> complete(CallStartRow start, CallEndRow end) {
-        return pool.withTransaction(tx -> start(tx, start).chain(() -> end(tx, end)));
+        return write(pool, UPSERT_COMPLETE, completeValues(start, end));
     }
 
-    public Uni<Optional<StoredCall>> findVisible(String projectId, String id, boolean withStorageSize,
-            boolean withTotalStorageSize) {
-        return pool.preparedQuery(READ_VISIBLE)
-                .execute(Tuple.of(withStorageSize, withTotalStorageSize, projectId, id))
-                .map(CallStore::firstCall);
+    /**
+     * Writes the parts of a batch in one transaction. The first start and first end of a call go in
+     * one statement (half the writes for the usual batch, where both parts travel together); the
+     * remaining starts, then the remaining ends, follow in order, so the merge is the same as part by part.
+     */
+    public Uni<Void> writeBatch(List<CallStartRow> starts, List<CallEndRow> ends) {
+        Map<String, CallEndRow> firstEnds = new HashMap<>();
+        ends.forEach(end -> firstEnds.putIfAbsent(key(end.projectId(), end.id()), end));
+        Set<CallEndRow> paired = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Tuple> complete = new ArrayList<>();
+        List<Tuple> startsAlone = new ArrayList<>();
+        for (CallStartRow start : starts) {
+            CallEndRow end = firstEnds.get(key(start.projectId(), start.id()));
+            if (end != null && paired.add(end)) {
+                complete.add(completeValues(start, end));
+            } else {
+                startsAlone.add(startValues(start));
+            }
+        }
+        List<Tuple> endsAlone = ends.stream().filter(end -> !paired.contains(end)).map(CallStore::endValues).toList();
+        return pool.withTransaction(tx -> batch(tx, UPSERT_COMPLETE, complete)
+                .chain(() -> batch(tx, UPSERT_START, startsAlone))
+                .chain(() -> batch(tx, UPSERT_END, endsAlone)));
+    }
+
+    /** An update part: only the display name, last write wins; an unknown id stays invisible. */
+    public Uni<Void> rename(String projectId, String id, String displayName, OffsetDateTime writtenAt) {
+        return write(pool, UPSERT_DISPLAY_NAME, Tuple.of(projectId, id, displayName, writtenAt));
+    }
+
+    /** The number of distinct ids marked: the requested ones and all their descendants. */
+    public Uni<Long> deleteWithDescendants(String projectId, List<String> ids) {
+        return pool.preparedQuery(DELETE_WITH_DESCENDANTS)
+                .execute(Tuple.of(projectId, ids.toArray(String[]::new)))
+                .map(rows -> rows.iterator().next().getLong("num_deleted"));
     }
 
     private static Uni<Void> start(SqlClient client, CallStartRow row) {
-        Tuple values = Tuple.from(Arrays.asList(row.projectId(), row.id(), row.traceId(), row.parentId(),
-                row.threadId(), row.turnId(), row.opName(), row.displayName(), row.displayNameWrittenAt(),
-                row.startedAt(), row.attributesJson(), row.inputsJson(), row.inputRefs().toArray(String[]::new),
-                row.svcUserId(), row.svcRunId(), row.svcRunStep(), row.otelDumpJson()));
-        return write(client, UPSERT_START, values);
+        return write(client, UPSERT_START, startValues(row));
     }
 
     private static Uni<Void> end(SqlClient client, CallEndRow row) {
-        Tuple values = Tuple.from(Arrays.asList(row.projectId(), row.id(), row.endedAt(), row.exception(),
+        return write(client, UPSERT_END, endValues(row));
+    }
+
+    private static Tuple startValues(CallStartRow row) {
+        return Tuple.from(Arrays.asList(row.projectId(), row.id(), row.traceId(), row.parentId(),
+                row.threadId(), row.turnId(), row.opName(), row.displayName(), row.displayNameWrittenAt(),
+                row.startedAt(), row.attributesJson(), row.inputsJson(), row.inputRefs().toArray(String[]::new),
+                row.svcUserId(), row.svcRunId(), row.svcRunStep(), row.otelDumpJson()));
+    }
+
+    private static Tuple completeValues(CallStartRow start, CallEndRow end) {
+        Tuple values = startValues(start);
+        Tuple endValues = endValues(end);
+        for (int i = 2; i < endValues.size(); i++) {
+            values.addValue(endValues.getValue(i));
+        }
+        return values;
+    }
+
+    private static String key(String projectId, String id) {
+        return projectId + '\n' + id;
+    }
+
+    private static Tuple endValues(CallEndRow row) {
+        return Tuple.from(Arrays.asList(row.projectId(), row.id(), row.endedAt(), row.exception(),
                 row.outputJson(), row.outputRefs().toArray(String[]::new), row.summaryJson(), row.svcRunStepEnd()));
-        return write(client, UPSERT_END, values);
+    }
+
+    private static Uni<Void> batch(SqlClient client, String sql, List<Tuple> values) {
+        if (values.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return client.preparedQuery(sql).executeBatch(values)
+                .onFailure(CallStore::isNulCharacter).transform(CallStore::nulCharacterRefused)
+                .replaceWithVoid();
     }
 
     private static Uni<Void> write(SqlClient client, String sql, Tuple values) {
         return client.preparedQuery(sql).execute(values)
-                .onFailure(CallStore::isNulCharacter).transform(failure -> ApiException.badRequest(
-                        "Strings may not contain the NUL character (\\u0000): " + failure.getMessage()))
+                .onFailure(CallStore::isNulCharacter).transform(CallStore::nulCharacterRefused)
                 .replaceWithVoid();
+    }
+
+    private static ApiException nulCharacterRefused(Throwable failure) {
+        return ApiException.badRequest("Strings may not contain the NUL character (\\u0000): " + failure.getMessage());
     }
 
     private static boolean isNulCharacter(Throwable failure) {
@@ -141,12 +227,9 @@ public class CallStore {
         return "c.%1$s || ARRAY(SELECT r FROM unnest(EXCLUDED.%1$s) AS r WHERE r <> ALL (c.%1$s))".formatted(column);
     }
 
-    private static Optional<StoredCall> firstCall(RowSet<Row> rows) {
-        if (rows.size() == 0) {
-            return Optional.empty();
-        }
-        Row row = rows.iterator().next();
-        return Optional.of(new StoredCall(
+    /** A row with the columns of a visible call (see {@code CallQuerySql} for the query form). */
+    public static StoredCall toStoredCall(Row row) {
+        return new StoredCall(
                 row.getString("project_id"), row.getString("id"), row.getString("op_name"),
                 row.getString("display_name"), row.getString("trace_id"), row.getString("parent_id"),
                 row.getString("thread_id"), row.getString("turn_id"), row.getOffsetDateTime("started_at"),
@@ -155,6 +238,6 @@ public class CallStore {
                 row.getString("svc_user_id"), row.getString("svc_run_id"), row.getLong("svc_run_step"),
                 row.getLong("svc_run_step_end"), row.getOffsetDateTime("deleted_at"),
                 row.getLong("storage_size_bytes"), row.getLong("total_storage_size_bytes"),
-                row.getOffsetDateTime("expire_at")));
+                row.getOffsetDateTime("expire_at"));
     }
 }

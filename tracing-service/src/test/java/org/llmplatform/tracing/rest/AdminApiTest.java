@@ -7,18 +7,15 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
+import org.llmplatform.testing.LogCapture;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
@@ -46,24 +43,7 @@ class AdminApiTest {
     void aKeyIsShownOnceAndNeverLoggedOrListedAgain() {
         String user = TestIdentities.unique("grace");
         createUser(user);
-        List<String> logged = new ArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(String.valueOf(record.getMessage()) + " " + java.util.Arrays.toString(record.getParameters()));
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger root = Logger.getLogger("");
-        root.addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.start()) {
             String key = createKey(user);
             given().header("Authorization", "Bearer " + key)
                     .get("/admin/users/{user}/api-keys", user)
@@ -71,9 +51,7 @@ class AdminApiTest {
                     .body(not(containsString(key)));
             given().header("Authorization", "Bearer " + key + "x").get("/admin/users/{user}/api-keys", user)
                     .then().statusCode(401);
-            assertTrue(logged.stream().noneMatch(line -> line.contains(key)), "a key reached the log");
-        } finally {
-            root.removeHandler(capture);
+            assertEquals(List.of(), log.linesContaining(key), "a key reached the log");
         }
     }
 

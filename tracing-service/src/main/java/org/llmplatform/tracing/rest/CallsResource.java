@@ -1,0 +1,105 @@
+package org.llmplatform.tracing.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestMulti;
+import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.rest.CallQueryEnvelopes.CallsQueryReq;
+import org.llmplatform.tracing.rest.CallQueryEnvelopes.CallsQueryRes;
+import org.llmplatform.tracing.rest.CallQueryEnvelopes.CallsQueryStatsReq;
+import org.llmplatform.tracing.rest.CallQueryEnvelopes.CallsQueryStatsRes;
+import org.llmplatform.tracing.rest.CallEnvelopes.CallsDeleteReq;
+import org.llmplatform.tracing.rest.CallEnvelopes.CallsDeleteRes;
+import org.llmplatform.tracing.service.CallQueryService;
+import org.llmplatform.tracing.service.CallService;
+import org.llmplatform.tracing.service.CallSchema;
+
+/** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, and query_stats. */
+@Path("/calls")
+@Consumes(MediaType.APPLICATION_JSON)
+public class CallsResource {
+
+    static final String JSON_LINES = "application/jsonl";
+
+    private final CallService calls;
+    private final CallQueryService queries;
+    private final ObjectMapper json;
+
+    public CallsResource(CallService calls, CallQueryService queries, ObjectMapper json) {
+        this.calls = calls;
+        this.queries = queries;
+        this.json = json;
+    }
+
+    /**
+     * One compact JSON object per line (the streaming writer ends each element with a newline); the
+     * Content-Type is the request's Accept, as the reference answers.
+     */
+    @POST
+    @Path("stream_query")
+    public RestMulti<Buffer> streamQuery(CallsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
+        requireBody(request);
+        return RestMulti.fromMultiData(queries.stream(request.toRequest()).map(this::jsonLine))
+                .status(200)
+                .header(HttpHeaders.CONTENT_TYPE, jsonLinesType(accept))
+                .encodeAsJsonArray(false)
+                .build();
+    }
+
+    @POST
+    @Path("query")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Uni<CallsQueryRes> query(CallsQueryReq request) {
+        requireBody(request);
+        return queries.stream(request.toRequest()).collect().asList().map(CallsQueryRes::new);
+    }
+
+    @POST
+    @Path("delete")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<CallsDeleteRes> delete(CallsDeleteReq request) {
+        requireBody(request);
+        return calls.delete(request.projectId(), request.callIds()).map(CallsDeleteRes::new);
+    }
+
+    @POST
+    @Path("query_stats")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<CallsQueryStatsRes> queryStats(CallsQueryStatsReq request) {
+        if (request == null) {
+            throw ApiException.missingField("project_id");
+        }
+        return queries.stats(request.toRequest()).map(stats -> new CallsQueryStatsRes(stats.count(),
+                request.includeTotalStorageSize() ? stats.totalStorageSizeBytes() : null));
+    }
+
+    /** The media type a JSON Lines answer declares: what the caller accepts, else {@code application/jsonl}. */
+    static String jsonLinesType(String accept) {
+        return accept == null || accept.isBlank() || accept.equals("*/*") ? JSON_LINES : accept;
+    }
+
+    private Buffer jsonLine(CallSchema call) {
+        try {
+            return Buffer.buffer(json.writeValueAsBytes(call));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a call could not be written as JSON", e);
+        }
+    }
+
+    private static void requireBody(Object request) {
+        if (request == null) {
+            throw ApiException.missingField("project_id");
+        }
+    }
+}

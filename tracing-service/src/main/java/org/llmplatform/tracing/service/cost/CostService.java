@@ -1,0 +1,180 @@
+package org.llmplatform.tracing.service.cost;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import org.llmplatform.support.auth.CurrentPrincipal;
+import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.service.Timestamps;
+import org.llmplatform.tracing.store.CostRow;
+import org.llmplatform.tracing.store.CostStore;
+import org.llmplatform.tracing.store.query.CostFields;
+import org.llmplatform.tracing.store.query.Expr;
+import org.llmplatform.tracing.store.query.Expr.Compare;
+import org.llmplatform.tracing.store.query.Expr.Comparison;
+import org.llmplatform.tracing.store.query.Expr.GetField;
+import org.llmplatform.tracing.store.query.Expr.In;
+import org.llmplatform.tracing.store.query.Expr.Literal;
+import org.llmplatform.tracing.store.query.Expr.Operation;
+import org.llmplatform.tracing.store.query.Expr.Or;
+import org.llmplatform.tracing.store.query.ExprParser;
+import org.llmplatform.tracing.store.query.RowsQuerySql;
+import org.llmplatform.tracing.store.query.SortKey;
+import org.llmplatform.tracing.store.query.SqlParams;
+
+/** Project LLM prices (spec section 12.2): create, query and purge; the caller is the creator. */
+@ApplicationScoped
+public class CostService {
+
+    static final String PROJECT_LEVEL = "project";
+
+    /** One price of {@code /cost/create}; the units default to USD, the provider to "default", the date to now. */
+    public record NewPrice(Double promptTokenCost, Double completionTokenCost, String promptTokenCostUnit,
+            String completionTokenCostUnit, String effectiveDate, String providerId) {
+    }
+
+    public record CostQuery(String projectId, List<String> fields, JsonNode query, List<SortKeyRequest> sortBy,
+            Long limit, Long offset) {
+    }
+
+    public record SortKeyRequest(String field, String direction) {
+    }
+
+    private final CostStore store;
+    private final CurrentPrincipal caller;
+    private final ObjectMapper json;
+
+    public CostService(CostStore store, CurrentPrincipal caller, ObjectMapper json) {
+        this.store = store;
+        this.caller = caller;
+        this.json = json;
+    }
+
+    /** One new price per model, in the map's order; answers {@code [[cost id, llm id], …]}. */
+    public Uni<List<List<String>>> create(String projectId, Map<String, NewPrice> costs) {
+        String project = project(projectId);
+        if (costs == null) {
+            throw ApiException.missingField("costs");
+        }
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        List<CostRow> rows = new ArrayList<>();
+        costs.forEach((llmId, price) -> rows.add(toRow(project, llmId, price, now)));
+        return store.insert(rows).replaceWith(rows.stream().map(row -> List.of(row.id(), row.llmId())).toList());
+    }
+
+    public Uni<List<JsonNode>> query(CostQuery request) {
+        String project = project(request.projectId());
+        if (request.limit() != null && request.limit() < 0) {
+            throw ApiException.badRequest("Limit must be a positive integer");
+        }
+        if (request.offset() != null && request.offset() < 0) {
+            throw ApiException.badRequest("Offset must be a positive integer");
+        }
+        Operation operation = request.query() == null || request.query().isNull()
+                ? null
+                : ExprParser.parseQuery(request.query(), List.of("body", "query"));
+        List<SortKey> sortBy = request.sortBy() == null ? null : request.sortBy().stream().map(CostService::sortKey).toList();
+        SqlParams params = new SqlParams();
+        // Always this project's own prices, whether or not a query is given (the reference scopes only without one).
+        String scope = "p.pricing_level = 'project' AND p.pricing_level_id = " + params.bind(project, "text");
+        return store.query(RowsQuerySql.select(CostFields.INSTANCE, scope, params, request.fields(), operation, sortBy,
+                request.limit(), request.offset())).map(rows -> rows.stream().map(this::parse).toList());
+    }
+
+    /** Only id queries ($eq on id, $in on id, or an $or of $eq on id) may purge. */
+    public Uni<Void> purge(String projectId, JsonNode query) {
+        String project = project(projectId);
+        if (query == null || query.isNull()) {
+            throw ApiException.missingField("query");
+        }
+        return store.purge(project, purgedIds(ExprParser.parseQuery(query, List.of("body", "query"))));
+    }
+
+    private CostRow toRow(String project, String llmId, NewPrice price, OffsetDateTime now) {
+        List<Object> at = List.of("body", "costs", llmId);
+        if (price == null) {
+            throw ApiException.invalidField("missing", at, "Field required", null);
+        }
+        requirePresent(price.promptTokenCost(), at, "prompt_token_cost");
+        requirePresent(price.completionTokenCost(), at, "completion_token_cost");
+        OffsetDateTime effective = price.effectiveDate() == null ? now : Timestamps.parse(price.effectiveDate(),
+                append(at, "effective_date"));
+        return new CostRow(UUID.randomUUID().toString(), PROJECT_LEVEL, project,
+                price.providerId() == null ? "default" : price.providerId(), llmId, effective, price.promptTokenCost(),
+                price.completionTokenCost(), price.promptTokenCostUnit() == null ? "USD" : price.promptTokenCostUnit(),
+                price.completionTokenCostUnit() == null ? "USD" : price.completionTokenCostUnit(),
+                caller.get().userName(), now);
+    }
+
+    private static List<String> purgedIds(Operation operation) {
+        List<String> ids = new ArrayList<>();
+        if (operation instanceof In in && isIdField(in.operand())
+                && in.candidates().stream().allMatch(CostService::isTextLiteral)) {
+            in.candidates().forEach(candidate -> ids.add(((Literal) candidate).value().textValue()));
+            return ids;
+        }
+        List<Operation> terms = operation instanceof Or or ? or.operands() : List.of(operation);
+        for (Operation term : terms) {
+            if (!(term instanceof Compare compare && compare.comparison() == Comparison.EQ && isIdField(compare.left())
+                    && isTextLiteral(compare.right()))) {
+                throw ApiException.badRequest("Can only purge costs by specifying one or more cost ids");
+            }
+            ids.add(((Literal) compare.right()).value().textValue());
+        }
+        return ids;
+    }
+
+    private static boolean isIdField(Expr expr) {
+        return expr instanceof GetField field && field.path().equals("id");
+    }
+
+    private static boolean isTextLiteral(Expr expr) {
+        return expr instanceof Literal literal && literal.value().isTextual();
+    }
+
+    private String project(String projectId) {
+        if (projectId == null) {
+            throw ApiException.missingField("project_id");
+        }
+        return caller.requireProject(projectId).toString();
+    }
+
+    private static SortKey sortKey(SortKeyRequest key) {
+        String direction = key == null || key.direction() == null ? "" : key.direction().toLowerCase(Locale.ROOT);
+        if (key == null || key.field() == null || !(direction.equals("asc") || direction.equals("desc"))) {
+            throw ApiException.invalidField("value_error", List.of("body", "sort_by"),
+                    "Each sort key needs a field and a direction, 'asc' or 'desc'", null);
+        }
+        return new SortKey(key.field(), direction.equals("desc"));
+    }
+
+    private JsonNode parse(String text) {
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored price is not JSON", e);
+        }
+    }
+
+    private static void requirePresent(Object value, List<Object> at, String field) {
+        if (value == null) {
+            throw ApiException.invalidField("missing", append(at, field), "Field required", null);
+        }
+    }
+
+    private static List<Object> append(List<Object> at, Object key) {
+        List<Object> loc = new ArrayList<>(at);
+        loc.add(key);
+        return loc;
+    }
+}

@@ -1,0 +1,20 @@
+package org.llmplatform.tracing.store.query;
+
+import java.util.List;
+
+/** {@code CallsFilter} (spec section 6.1): every member optional, null and empty both mean "any". */
+public record CallFilter(
+        List<String> opNames,
+        List<String> inputRefs,
+        List<String> outputRefs,
+        List<String> parentIds,
+        List<String> traceIds,
+        List<String> callIds,
+        List<String> threadIds,
+        List<String> turnIds,
+        Boolean traceRootsOnly,
+        List<String> svcUserIds,
+        List<String> svcRunIds) {
+
+    public static final CallFilter NONE = new CallFilter(null, null, null, null, null, null, null, null, null, null, null);
+}
