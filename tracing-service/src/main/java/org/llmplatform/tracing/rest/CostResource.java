@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.service.cost.CostService;
-import org.llmplatform.tracing.service.cost.CostService.CostQuery;
+import org.llmplatform.tracing.service.RowsQuery;
 import org.llmplatform.tracing.service.cost.CostService.NewPrice;
-import org.llmplatform.tracing.service.cost.CostService.SortKeyRequest;
+import org.llmplatform.tracing.service.RowsQuery.SortKeyRequest;
 
 /** {@code /cost/create}, {@code /cost/query} and {@code /cost/purge}. */
 @Path("/cost")
@@ -95,7 +95,7 @@ public class CostResource {
         required(request);
         List<SortKeyRequest> sortBy = request.sortBy() == null ? null : request.sortBy().stream()
                 .map(key -> key == null ? null : new SortKeyRequest(key.field(), key.direction())).toList();
-        return costs.query(new CostQuery(request.projectId(), request.fields(), request.query(), sortBy, request.limit(),
+        return costs.query(new RowsQuery(request.projectId(), request.fields(), request.query(), sortBy, request.limit(),
                 request.offset())).map(CostQueryRes::new);
     }
 

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import org.llmplatform.tracing.service.feedback.FeedbackService.FeedbackCreated;
-import org.llmplatform.tracing.service.feedback.FeedbackService.FeedbackQuery;
-import org.llmplatform.tracing.service.feedback.FeedbackService.SortKeyRequest;
+import org.llmplatform.tracing.service.RowsQuery;
+import org.llmplatform.tracing.service.RowsQuery.SortKeyRequest;
 import org.llmplatform.tracing.service.feedback.NewFeedback;
 
 /** The strict request envelopes of the feedback endpoints; {@code svc_user_id} is accepted and ignored. */
@@ -56,8 +56,8 @@ final class FeedbackEnvelopes {
     record FeedbackQueryReq(String projectId, List<String> fields, JsonNode query, List<SortByReq> sortBy, Long limit,
             Long offset) {
 
-        FeedbackQuery toQuery() {
-            return new FeedbackQuery(projectId, fields, query, sortBy == null ? null : sortBy.stream()
+        RowsQuery toQuery() {
+            return new RowsQuery(projectId, fields, query, sortBy == null ? null : sortBy.stream()
                     .map(key -> key == null ? null : new SortKeyRequest(key.field(), key.direction())).toList(),
                     limit, offset);
         }

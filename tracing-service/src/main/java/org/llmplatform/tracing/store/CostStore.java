@@ -2,10 +2,8 @@ package org.llmplatform.tracing.store;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 import org.llmplatform.tracing.store.query.SqlStatement;
 
@@ -45,14 +43,8 @@ public class CostStore {
         return pool.preparedQuery(PURGE).execute(Tuple.of(projectId, ids.toArray(String[]::new))).replaceWithVoid();
     }
 
-    /** The JSON text of each result row ({@code RowsQuerySql} builds one object per row). */
+    /** The JSON text of each result row. */
     public Uni<List<String>> query(SqlStatement statement) {
-        return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params())).map(rows -> {
-            List<String> result = new ArrayList<>();
-            for (Row row : rows) {
-                result.add(row.getString("row"));
-            }
-            return result;
-        });
+        return JsonRows.query(pool, statement);
     }
 }

@@ -2,12 +2,10 @@ package org.llmplatform.tracing.store;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -48,15 +46,9 @@ public class FeedbackStore {
         return pool.preparedQuery(PURGE).execute(Tuple.of(projectId, ids.toArray(String[]::new))).replaceWithVoid();
     }
 
-    /** The JSON text of each result row ({@code FeedbackQuerySql} builds one object per row). */
+    /** The JSON text of each result row. */
     public Uni<List<String>> query(SqlStatement statement) {
-        return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params())).map(rows -> {
-            List<String> result = new ArrayList<>();
-            for (Row row : rows) {
-                result.add(row.getString("row"));
-            }
-            return result;
-        });
+        return JsonRows.query(pool, statement);
     }
 
     private static Uni<Void> insert(SqlClient client, List<FeedbackRow> rows) {

@@ -10,11 +10,11 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.service.RowsQuery;
 import org.llmplatform.tracing.service.Timestamps;
 import org.llmplatform.tracing.store.CostRow;
 import org.llmplatform.tracing.store.CostStore;
@@ -43,13 +43,6 @@ public class CostService {
             String completionTokenCostUnit, String effectiveDate, String providerId) {
     }
 
-    public record CostQuery(String projectId, List<String> fields, JsonNode query, List<SortKeyRequest> sortBy,
-            Long limit, Long offset) {
-    }
-
-    public record SortKeyRequest(String field, String direction) {
-    }
-
     private final CostStore store;
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
@@ -72,18 +65,11 @@ public class CostService {
         return store.insert(rows).replaceWith(rows.stream().map(row -> List.of(row.id(), row.llmId())).toList());
     }
 
-    public Uni<List<JsonNode>> query(CostQuery request) {
+    public Uni<List<JsonNode>> query(RowsQuery request) {
         String project = project(request.projectId());
-        if (request.limit() != null && request.limit() < 0) {
-            throw ApiException.badRequest("Limit must be a positive integer");
-        }
-        if (request.offset() != null && request.offset() < 0) {
-            throw ApiException.badRequest("Offset must be a positive integer");
-        }
-        Operation operation = request.query() == null || request.query().isNull()
-                ? null
-                : ExprParser.parseQuery(request.query(), List.of("body", "query"));
-        List<SortKey> sortBy = request.sortBy() == null ? null : request.sortBy().stream().map(CostService::sortKey).toList();
+        request.checkPage();
+        Operation operation = request.operation();
+        List<SortKey> sortBy = request.sortKeys();
         SqlParams params = new SqlParams();
         // Always this project's own prices, whether or not a query is given (the reference scopes only without one).
         String scope = "p.pricing_level = 'project' AND p.pricing_level_id = " + params.bind(project, "text");
@@ -147,15 +133,6 @@ public class CostService {
             throw ApiException.missingField("project_id");
         }
         return caller.requireProject(projectId).toString();
-    }
-
-    private static SortKey sortKey(SortKeyRequest key) {
-        String direction = key == null || key.direction() == null ? "" : key.direction().toLowerCase(Locale.ROOT);
-        if (key == null || key.field() == null || !(direction.equals("asc") || direction.equals("desc"))) {
-            throw ApiException.invalidField("value_error", List.of("body", "sort_by"),
-                    "Each sort key needs a field and a direction, 'asc' or 'desc'", null);
-        }
-        return new SortKey(key.field(), direction.equals("desc"));
     }
 
     private JsonNode parse(String text) {

@@ -14,11 +14,11 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.service.Timestamps;
+import org.llmplatform.tracing.service.RowsQuery;
 import org.llmplatform.tracing.store.FeedbackRow;
 import org.llmplatform.tracing.store.FeedbackStore;
 import org.llmplatform.tracing.store.query.Expr.Compare;
@@ -40,14 +40,6 @@ public class FeedbackService {
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record FeedbackCreated(String id, String createdAt, String svcUserId, JsonNode payload) {
-    }
-
-    /** A feedback query as the request states it. */
-    public record FeedbackQuery(String projectId, List<String> fields, JsonNode query, List<SortKeyRequest> sortBy,
-            Long limit, Long offset) {
-    }
-
-    public record SortKeyRequest(String field, String direction) {
     }
 
     private final FeedbackStore store;
@@ -96,13 +88,11 @@ public class FeedbackService {
         return store.purge(project, purgedIds(operation));
     }
 
-    public Uni<List<JsonNode>> query(FeedbackQuery request) {
+    public Uni<List<JsonNode>> query(RowsQuery request) {
         String project = project(request.projectId());
-        checkPage(request.limit(), request.offset());
-        Operation operation = request.query() == null || request.query().isNull()
-                ? null
-                : ExprParser.parseQuery(request.query(), List.of("body", "query"));
-        List<SortKey> sortBy = request.sortBy() == null ? null : request.sortBy().stream().map(FeedbackService::sortKey).toList();
+        request.checkPage();
+        Operation operation = request.operation();
+        List<SortKey> sortBy = request.sortKeys();
         SqlParams params = new SqlParams();
         String scope = "f.project_id = " + params.bind(project, "text");
         return store.query(RowsQuerySql.select(FeedbackFields.INSTANCE, scope, params, request.fields(), operation, sortBy,
@@ -158,24 +148,6 @@ public class FeedbackService {
             return literal.value().textValue();
         }
         return null;
-    }
-
-    private static SortKey sortKey(SortKeyRequest key) {
-        String direction = key == null || key.direction() == null ? "" : key.direction().toLowerCase(Locale.ROOT);
-        if (key == null || key.field() == null || !(direction.equals("asc") || direction.equals("desc"))) {
-            throw ApiException.invalidField("value_error", List.of("body", "sort_by"),
-                    "Each sort key needs a field and a direction, 'asc' or 'desc'", null);
-        }
-        return new SortKey(key.field(), direction.equals("desc"));
-    }
-
-    static void checkPage(Long limit, Long offset) {
-        if (limit != null && limit < 0) {
-            throw ApiException.badRequest("Limit must be a positive integer");
-        }
-        if (offset != null && offset < 0) {
-            throw ApiException.badRequest("Offset must be a positive integer");
-        }
     }
 
     private JsonNode parse(String text) {
