@@ -9,8 +9,8 @@ public record ProjectId(String entity, String project) {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
 
     public static ProjectId parse(String projectId) {
-        if (projectId == null || projectId.isBlank()) {
-            throw ApiException.badRequest("project_id is required");
+        if (projectId == null) {
+            throw ApiException.missingField("project_id");
         }
         int slash = projectId.indexOf('/');
         if (slash < 0 || slash != projectId.lastIndexOf('/')) {

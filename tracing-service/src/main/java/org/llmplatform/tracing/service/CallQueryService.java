@@ -1,6 +1,5 @@
 package org.llmplatform.tracing.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -88,9 +87,6 @@ public class CallQueryService {
     }
 
     private CallsQuery toQuery(CallsRequest request, boolean rows) {
-        if (request.projectId() == null) {
-            throw ApiException.missingField("project_id");
-        }
         String project = caller.requireProject(request.projectId()).toString();
         if (request.limit() != null && request.limit() < 0) {
             throw ApiException.badRequest("Limit must be a positive integer");
@@ -109,11 +105,7 @@ public class CallQueryService {
     }
 
     private JsonNode parse(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored JSON does not parse", e);
-        }
+        return StoredJson.parse(json, text);
     }
 
     private static List<SortKey> sortKeys(List<SortBy> sortBy) {

@@ -31,9 +31,6 @@ public class ThreadService {
     }
 
     public Multi<ThreadRow> stream(ThreadsRequest request) {
-        if (request.projectId() == null) {
-            throw ApiException.missingField("project_id");
-        }
         String project = caller.requireProject(request.projectId()).toString();
         if (request.limit() != null && request.limit() < 0) {
             throw ApiException.badRequest("Limit must be a positive integer");

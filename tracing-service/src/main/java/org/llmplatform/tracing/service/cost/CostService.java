@@ -1,6 +1,5 @@
 package org.llmplatform.tracing.service.cost;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
@@ -15,6 +14,7 @@ import java.util.UUID;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.service.RowsQuery;
+import org.llmplatform.tracing.service.StoredJson;
 import org.llmplatform.tracing.service.Timestamps;
 import org.llmplatform.tracing.store.CostRow;
 import org.llmplatform.tracing.store.CostStore;
@@ -129,18 +129,11 @@ public class CostService {
     }
 
     private String project(String projectId) {
-        if (projectId == null) {
-            throw ApiException.missingField("project_id");
-        }
         return caller.requireProject(projectId).toString();
     }
 
     private JsonNode parse(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored price is not JSON", e);
-        }
+        return StoredJson.parse(json, text);
     }
 
     private static void requirePresent(Object value, List<Object> at, String field) {

@@ -1,6 +1,5 @@
 package org.llmplatform.tracing.service.feedback;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -19,6 +18,7 @@ import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.service.Timestamps;
 import org.llmplatform.tracing.service.RowsQuery;
+import org.llmplatform.tracing.service.StoredJson;
 import org.llmplatform.tracing.store.FeedbackRow;
 import org.llmplatform.tracing.store.FeedbackStore;
 import org.llmplatform.tracing.store.query.Expr.Compare;
@@ -121,9 +121,6 @@ public class FeedbackService {
     }
 
     private String project(String projectId) {
-        if (projectId == null) {
-            throw ApiException.missingField("project_id");
-        }
         return caller.requireProject(projectId).toString();
     }
 
@@ -151,11 +148,7 @@ public class FeedbackService {
     }
 
     private JsonNode parse(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored feedback is not JSON", e);
-        }
+        return StoredJson.parse(json, text);
     }
 
     private static void requirePresent(Object value, List<Object> at, String field) {
