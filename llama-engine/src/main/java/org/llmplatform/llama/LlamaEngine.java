@@ -21,6 +21,15 @@ public final class LlamaEngine {
         return new LlamaEngine(model, Tokenizer.load(tokenizerFile, model.config().vocabSize()));
     }
 
+    /** The same tokenizer over the base model with {@code adapter} merged in (see {@link LlamaModel#withAdapter}). */
+    public LlamaEngine withAdapter(org.llmplatform.llama.lora.LoraAdapter adapter) {
+        return new LlamaEngine(model.withAdapter(adapter), tokenizer);
+    }
+
+    public LlamaModel model() {
+        return model;
+    }
+
     public LlamaConfig config() {
         return model.config();
     }

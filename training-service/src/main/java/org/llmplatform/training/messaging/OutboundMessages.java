@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
+import org.llmplatform.model.events.CheckpointSaved;
 import org.llmplatform.model.events.TrainingJobControl;
 import org.llmplatform.model.events.TrainingJobRequested;
 import org.llmplatform.support.outbox.OutboxMessage;
@@ -33,6 +34,16 @@ public class OutboundMessages {
         List<String> aliases = List.of("latest", "step" + step);
         return List.of(artifactEvent(model, step, ArtifactEventType.LINK_ARTIFACT, aliases, author),
                 artifactEvent(model, step, ArtifactEventType.ADD_ARTIFACT_ALIAS, aliases, author));
+    }
+
+    /**
+     * Step 0 of a newly registered model: the base model without adapter ({@code artifact_uri} null), announced on
+     * {@code training.checkpoints} like every trained step so that the inference side can serve {@code :step0}.
+     */
+    public OutboxMessage baseCheckpoint(Model model) {
+        CheckpointSaved saved = new CheckpointSaved(CheckpointSaved.SCHEMA_VERSION, model.id().toString(), null, model.entity(),
+                model.project(), model.name(), model.baseModel(), 0, null, Map.of(), Instant.now());
+        return new OutboxMessage(Topics.TRAINING_CHECKPOINTS, model.id().toString(), write(saved));
     }
 
     public OutboxMessage jobRequested(TrainingJobRequested request) {

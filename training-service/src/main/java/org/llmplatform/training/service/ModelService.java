@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.errors.ValidationIssue;
 import org.llmplatform.support.auth.CurrentPrincipal;
@@ -123,7 +124,8 @@ public class ModelService {
     private Uni<ModelRegistration> register(SqlClient transaction, Model requested, String author) {
         return models.insert(transaction, requested).chain(created -> created
                 ? checkpoints.save(transaction, requested.id(), 0, null, null, Map.of())
-                        .chain(() -> outbox.add(transaction, messages.checkpointLinked(requested, 0, author)))
+                        .chain(() -> outbox.add(transaction, Stream.concat(messages.checkpointLinked(requested, 0, author).stream(),
+                                Stream.of(messages.baseCheckpoint(requested))).toList()))
                         .replaceWith(new ModelRegistration(requested, true))
                 : models.findByName(transaction, requested.entity(), requested.project(), requested.name())
                         .map(existing -> new ModelRegistration(existing.orElseThrow(

@@ -29,7 +29,7 @@ import org.llmplatform.training.TrainingApi;
 class ModelApiTest {
 
     /** The second trainable base model of the test profile. */
-    private static final String SECOND_BASE_MODEL = "test-base-model";
+    private static final String SECOND_BASE_MODEL = TrainingApi.EMBEDDED_BASE_MODEL;
 
     @Test
     void aModelRegisteredWithoutEntityBelongsToTheCaller() {
