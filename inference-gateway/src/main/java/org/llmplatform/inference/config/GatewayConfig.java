@@ -22,6 +22,14 @@ public interface GatewayConfig {
 
     Limits limits();
 
+    Adapters adapters();
+
+    /** Public model names served under another backend id: {@code gateway.aliases.<public>=<backend id>}. */
+    Map<String, String> aliases();
+
+    /** Per-project rules, keyed {@code "entity/project"} (quoted in properties); they override {@link #limits()}. */
+    Map<String, ProjectRules> projects();
+
     /** The project a request is attributed to without a Compat-Project header: {@code <user>/<this>}. */
     @WithDefault("inference")
     String defaultProjectName();
@@ -72,10 +80,35 @@ public interface GatewayConfig {
         int tokensPerTurn();
     }
 
+    interface Adapters {
+        /** Trained checkpoints kept merged in memory at once; the least recently used is dropped first. */
+        @WithDefault("4")
+        int cacheSize();
+    }
+
+    interface ProjectRules {
+        /** The only models (public names) the project may use; any other answers 403 model_not_found. */
+        Optional<List<String>> allowedModels();
+
+        Optional<Long> tokensPerMinute();
+
+        Optional<Long> tokensPerDay();
+
+        Optional<Long> requestsPerMinute();
+    }
+
     interface Limits {
         /** Requests of one project in flight at once; more get 429. */
         @WithDefault("8")
         int concurrentRequestsPerProject();
+
+        /** Prompt + completion tokens one project may use per minute (every project; none when absent). */
+        Optional<Long> tokensPerMinute();
+
+        /** Prompt + completion tokens one project may use per day: its daily budget. */
+        Optional<Long> tokensPerDay();
+
+        Optional<Long> requestsPerMinute();
 
         @WithDefault("1")
         int retryAfterSeconds();

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -19,6 +20,7 @@ import org.llmplatform.inference.service.ChatCall;
 import org.llmplatform.inference.service.ChatCompletionService;
 import org.llmplatform.inference.service.ChatStream;
 import org.llmplatform.inference.service.ProjectAttribution;
+import org.llmplatform.inference.service.ProjectPolicy;
 import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
@@ -40,9 +42,12 @@ public class ChatCompletionsResource {
     private final UpstreamCompletionService upstream;
     private final ProjectAttribution attribution;
     private final ObjectMapper json;
+    private final ProjectPolicy policy;
 
     public ChatCompletionsResource(ChatCompletionService completions, ChatStream stream,
-            UpstreamCompletionService upstream, ProjectAttribution attribution, ObjectMapper json) {
+            UpstreamCompletionService upstream, ProjectAttribution attribution, ObjectMapper json,
+            ProjectPolicy policy) {
+        this.policy = policy;
         this.completions = completions;
         this.stream = stream;
         this.upstream = upstream;
@@ -50,33 +55,39 @@ public class ChatCompletionsResource {
         this.json = json;
     }
 
-    /** Blocking: tokenizing a long prompt is CPU work that must stay off the event loop. */
+    /**
+     * Runs on the event loop: parsing, validation and routing are cheap, and an upstream request is
+     * relayed without a thread hop. What costs CPU for the embedded engine (tokenizing the prompt,
+     * merging a checkpoint's adapter, generating) runs on worker threads.
+     */
     @POST
-    @Blocking
     @Consumes(MediaType.APPLICATION_JSON)
     public RestMulti<String> create(JsonNode body, @RestHeader("X-Request-Id") String requestId,
-            @RestHeader("Compat-Project") String compatProject, @RestHeader("OpenAI-Project") String openAiProject) {
+            @RestHeader("Compat-Project") String compatProject, @RestHeader("OpenAI-Project") String openAiProject,
+            RoutingContext context) {
         ChatRequest request = ChatRequestParser.parse(body);
         ProjectId project = attribution.project(compatProject, openAiProject);
+        policy.admit(project.toString(), request.model());
+        String user = attribution.userName();
         String responseRequestId = requestId != null && !requestId.isBlank()
                 ? requestId : UUID.randomUUID().toString().replace("-", "");
         if (upstream.serves(request.model())) {
             return RestMulti.fromUniResponse(
-                    upstream.forward((ObjectNode) body, request.model(), project, attribution.userName(), requestId),
+                    upstream.forward((ObjectNode) body, request.model(), project, user, requestId,
+                            GatewayOverhead.arrivedNanos(context)),
                     UpstreamReply::body,
-                    reply -> Map.of("Content-Type", List.of(reply.contentType()), "X-Request-Id", List.of(responseRequestId)),
+                    reply -> Map.of("Content-Type", List.of(reply.contentType()), "X-Request-Id", List.of(responseRequestId),
+                            GatewayOverhead.HEADER, List.of(GatewayOverhead.millis(reply.overheadNanos()))),
                     UpstreamReply::status);
         }
-        ChatCall call = completions.accept(request, project, attribution.userName(), requestId);
+        Uni<ChatCall> accepted = completions.accept(request, project, attribution.principal(), requestId);
         if (request.stream()) {
-            return RestMulti.fromMultiData(stream.events(call))
-                    .status(200)
-                    .header("Content-Type", "text/event-stream")
-                    .header("Cache-Control", "no-cache")
-                    .header("X-Request-Id", responseRequestId)
-                    .build();
+            return RestMulti.fromUniResponse(accepted, stream::events,
+                    call -> Map.of("Content-Type", List.of("text/event-stream"), "Cache-Control", List.of("no-cache"),
+                            "X-Request-Id", List.of(responseRequestId)),
+                    call -> 200);
         }
-        return RestMulti.fromUniResponse(completions.complete(call),
+        return RestMulti.fromUniResponse(accepted.flatMap(completions::complete),
                 completion -> Multi.createFrom().item(serialise(completion)),
                 completion -> Map.of("Content-Type", List.of(MediaType.APPLICATION_JSON),
                         "X-Request-Id", List.of(responseRequestId)),

@@ -2,6 +2,7 @@ package org.llmplatform.inference.service;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.llmplatform.inference.messaging.UsagePublisher;
+import org.llmplatform.inference.service.checkpoint.CheckpointModels;
+import org.llmplatform.inference.service.checkpoint.CheckpointName;
 import org.llmplatform.inference.service.engine.ChoiceStep;
 import org.llmplatform.inference.service.engine.GenerationRunner;
 import org.llmplatform.inference.service.engine.ServedModel;
@@ -18,6 +21,7 @@ import org.llmplatform.inference.service.request.CompletionPlan;
 import org.llmplatform.inference.service.request.CompletionPlanner;
 import org.llmplatform.inference.service.response.ChatCompletion;
 import org.llmplatform.inference.service.response.Logprobs;
+import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 
@@ -32,9 +36,15 @@ public class ChatCompletionService {
     private final GenerationRunner runner;
     private final ConcurrencyLimiter limiter;
     private final UsagePublisher usage;
+    private final CheckpointModels checkpoints;
+    private final ModelAliases aliases;
+    private final ProjectPolicy policy;
 
     public ChatCompletionService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
-            UsagePublisher usage) {
+            UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases, ProjectPolicy policy) {
+        this.checkpoints = checkpoints;
+        this.aliases = aliases;
+        this.policy = policy;
         this.planner = planner;
         this.runner = runner;
         this.limiter = limiter;
@@ -42,11 +52,22 @@ public class ChatCompletionService {
     }
 
     /**
-     * Checks the request against the model and the project's concurrency limit. The id is
-     * {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
+     * Resolves the model (a configured one, or a trained checkpoint {@code caller} may use), then checks
+     * the request against it and the project's concurrency limit on a worker thread (tokenizing is CPU
+     * work). The id is {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
      */
-    public ChatCall accept(ChatRequest request, ProjectId project, String user, String requestIdHeader) {
-        ServedModel model = planner.model(request);
+    public Uni<ChatCall> accept(ChatRequest request, ProjectId project, Principal caller, String requestIdHeader) {
+        String requested = request.model();
+        String backend = aliases.backend(requested);
+        Uni<ServedModel> model = CheckpointName.looksLikeOne(backend)
+                ? checkpoints.resolve(backend, caller).map(served -> served.as(requested))
+                : Uni.createFrom().item(() -> planner.model(backend, requested).as(requested));
+        return model.emitOn(Infrastructure.getDefaultWorkerPool())
+                .map(served -> accept(request, served, project, caller.userName(), requestIdHeader));
+    }
+
+    private ChatCall accept(ChatRequest request, ServedModel model, ProjectId project, String user,
+            String requestIdHeader) {
         CompletionPlan plan = planner.plan(request, model);
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
@@ -98,6 +119,7 @@ public class ChatCompletionService {
 
     private void finish(ChatCall call, Throwable failure, boolean cancelled) {
         call.permit().release();
+        policy.charge(call.project().toString(), call.plan().prompt().length + call.totalCompletionTokens());
         Instant ended = Instant.now();
         String status = failure != null ? "error" : cancelled ? "cancelled" : "success";
         usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, call.id(), call.project().toString(), call.user(),

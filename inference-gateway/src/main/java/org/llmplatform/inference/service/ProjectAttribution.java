@@ -2,6 +2,7 @@ package org.llmplatform.inference.service;
 
 import jakarta.enterprise.context.RequestScoped;
 import org.llmplatform.inference.config.GatewayConfig;
+import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.auth.ProjectId;
 
@@ -31,5 +32,9 @@ public class ProjectAttribution {
 
     public String userName() {
         return caller.get().userName();
+    }
+
+    public Principal principal() {
+        return caller.get();
     }
 }

@@ -15,41 +15,63 @@ import org.llmplatform.inference.service.upstream.UpstreamRouter;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 
-/** Chat completions of upstream-served models: the same concurrency limit and usage records as the engine's. */
+/**
+ * Chat completions of upstream-served models: the same concurrency limit and usage records as the
+ * engine's, and the gateway's overhead (end-to-end time minus the time spent waiting on the upstream).
+ */
 @ApplicationScoped
 public class UpstreamCompletionService {
 
     private final UpstreamRouter router;
     private final ConcurrencyLimiter limiter;
     private final UsagePublisher usage;
+    private final OverheadMeter overhead;
+    private final ModelAliases aliases;
+    private final ProjectPolicy policy;
 
-    public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage) {
+    public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
+            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy) {
+        this.aliases = aliases;
+        this.policy = policy;
         this.router = router;
         this.limiter = limiter;
         this.usage = usage;
+        this.overhead = overhead;
     }
 
+    /** Whether {@code model} (a public name, maybe an alias) is served by an upstream server. */
     public boolean serves(String model) {
-        return model != null && router.serves(model);
+        return model != null && router.serves(aliases.backend(model));
     }
 
-    public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user, String requestIdHeader) {
+    /**
+     * Forwards a request for the public name {@code model}; {@code arrivedNanos}: {@link System#nanoTime()}
+     * when the request reached the gateway.
+     */
+    public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
+            String requestIdHeader, long arrivedNanos) {
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : body.path("request_id").isTextual() ? body.get("request_id").asText() : UUID.randomUUID().toString();
+        boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally();
         Instant started = Instant.now();
-        return router.forward(body, model, base, tally)
-                .map(reply -> new UpstreamReply(reply.status(), reply.contentType(), reply.body()
-                        .onTermination().invoke((failure, cancelled) -> {
-                            permit.release();
-                            String status = failure != null || reply.status() != 200 || tally.failed.get() ? "error"
-                                    : cancelled ? "cancelled" : "success";
-                            Instant ended = Instant.now();
-                            usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
-                                    project.toString(), user, model, tally.prompt.get(), tally.completion.get(),
-                                    Duration.between(started, ended).toMillis(), status, started, ended));
-                        })))
+        return router.forward(body, model, aliases.backend(model), base, tally)
+                .map(reply -> {
+                    long beforeFirstByte = System.nanoTime() - arrivedNanos - tally.waited.get();
+                    return new UpstreamReply(reply.status(), reply.contentType(), reply.body()
+                            .onTermination().invoke((failure, cancelled) -> {
+                                permit.release();
+                                policy.charge(project.toString(), tally.prompt.get() + tally.completion.get());
+                                overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
+                                String status = failure != null || reply.status() != 200 || tally.failed.get() ? "error"
+                                        : cancelled ? "cancelled" : "success";
+                                Instant ended = Instant.now();
+                                usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
+                                        project.toString(), user, model, tally.prompt.get(), tally.completion.get(),
+                                        Duration.between(started, ended).toMillis(), status, started, ended));
+                            }), beforeFirstByte);
+                })
                 .onFailure().invoke(permit::release);
     }
 
@@ -57,6 +79,8 @@ public class UpstreamCompletionService {
         private final AtomicLong prompt = new AtomicLong();
         private final AtomicLong completion = new AtomicLong();
         private final AtomicBoolean failed = new AtomicBoolean();
+        private final AtomicLong waited = new AtomicLong();
+        private final AtomicLong relayed = new AtomicLong();
 
         @Override
         public void count(JsonNode usage) {
@@ -67,6 +91,16 @@ public class UpstreamCompletionService {
         @Override
         public void failed() {
             failed.set(true);
+        }
+
+        @Override
+        public void waited(long nanos) {
+            waited.addAndGet(nanos);
+        }
+
+        @Override
+        public void relayed(long nanos) {
+            relayed.addAndGet(nanos);
         }
     }
 }

@@ -16,11 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real HTTP server speaking vLLM's chat-completions format, with one upstream model per behaviour:
  * {@code vllm-small} answers (and checks its key), {@code flaky} fails its first attempt with 503,
  * {@code always-503} always fails, {@code rejecting} answers 400 with an OpenAI error,
- * {@code truncated} ends its stream without [DONE], {@code slow} never answers.
+ * {@code truncated} ends its stream without [DONE], {@code slow} never answers, {@code delayed} answers
+ * after {@link #DELAY_MS}.
  */
 public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
 
     static final String KEY = "upstream-secret";
+    static final long DELAY_MS = 400;
 
     private Vertx vertx;
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
@@ -47,6 +49,7 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
         upstream(config, "rejecting", url);
         upstream(config, "truncated", url);
         upstream(config, "slow", url);
+        upstream(config, "delayed", url);
         config.put("gateway.upstreams.slow.read-timeout", "500ms");
         config.put("gateway.upstreams.slow.retries", "0");
         upstream(config, "unreachable", "http://127.0.0.1:1/v1");
@@ -87,6 +90,8 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
                     .end(new JsonObject().put("error", new JsonObject().put("message", "temperature must be non-negative, got -1.0.")
                             .put("type", "BadRequestError").putNull("param").putNull("code")).encode());
             case "truncated" -> stream(request, id, model, body, false);
+            case "delayed" -> vertx.setTimer(DELAY_MS, ignored -> request.response()
+                    .putHeader("Content-Type", "application/json").end(completion(id, model).encode()));
             default -> {
                 // "slow": never answers
             }

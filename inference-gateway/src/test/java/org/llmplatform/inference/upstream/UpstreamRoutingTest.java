@@ -14,6 +14,7 @@ import io.restassured.response.Response;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.llmplatform.inference.rest.GatewayOverhead;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
@@ -91,6 +92,28 @@ class UpstreamRoutingTest {
         assertTrue(body.contains("\"content\":\"Hello\""), body);
         assertTrue(body.contains("data: {\"error\":{\"message\":\"The upstream stream of model `truncated`"), body);
         assertTrue(body.endsWith("data: [DONE]\n\n"), body);
+    }
+
+    @Test
+    void theGatewaysOwnTimeIsReportedApartFromTheUpstreamsAsAHeaderAndAMetric() {
+        long started = System.nanoTime();
+        Response delayed = chat("delayed", "");
+        double endToEndMs = (System.nanoTime() - started) / 1e6;
+        delayed.then().statusCode(200).body("choices[0].message.content", equalTo("Hello there"));
+        double overheadMs = Double.parseDouble(delayed.header(GatewayOverhead.HEADER));
+        assertTrue(endToEndMs >= FakeVllmServer.DELAY_MS, "end to end " + endToEndMs);
+        assertTrue(overheadMs >= 0 && overheadMs < endToEndMs - FakeVllmServer.DELAY_MS + 1,
+                "overhead " + overheadMs + " ms of " + endToEndMs + " ms end to end");
+        String streamed = chat("upstream-small", "\"stream\":true").then().statusCode(200)
+                .extract().header(GatewayOverhead.HEADER);
+        assertTrue(Double.parseDouble(streamed) >= 0, streamed);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+            assertTrue(metrics.lines().anyMatch(line -> line.startsWith("gateway_overhead_duration_seconds_count{")
+                    && line.contains("model=\"delayed\"") && line.contains("stream=\"false\"")), metrics);
+            assertTrue(metrics.lines().anyMatch(line -> line.startsWith("gateway_overhead_duration_seconds_count{")
+                    && line.contains("model=\"upstream-small\"") && line.contains("stream=\"true\"")), metrics);
+        });
     }
 
     @Test

@@ -35,11 +35,12 @@ public class CompletionPlanner {
         this.config = config;
     }
 
-    public ServedModel model(ChatRequest request) {
-        if (request.model() == null || request.model().isEmpty()) {
+    /** The configured model {@code id} names; none: the first served model. */
+    public ServedModel model(String id, String requested) {
+        if (id == null || id.isEmpty()) {
             return catalog.first().orElseThrow(() -> OpenAiException.modelNotFound(""));
         }
-        return catalog.find(request.model()).orElseThrow(() -> OpenAiException.modelNotFound(request.model()));
+        return catalog.find(id).orElseThrow(() -> OpenAiException.modelNotFound(requested));
     }
 
     public CompletionPlan plan(ChatRequest request, ServedModel model) {

@@ -18,6 +18,12 @@ public record ModelCard(String id, String object, long created, String ownedBy, 
         return new ModelCard(id, "model", created, "vllm", root, null, maxModelLen, List.of(Permission.of(created)));
     }
 
+    /** A model served on top of {@code parent}: a trained checkpoint (owned by its entity) or an alias. */
+    public static ModelCard child(String id, String ownedBy, String root, String parent, Integer maxModelLen,
+            long created) {
+        return new ModelCard(id, "model", created, ownedBy, root, parent, maxModelLen, List.of(Permission.of(created)));
+    }
+
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.ALWAYS)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

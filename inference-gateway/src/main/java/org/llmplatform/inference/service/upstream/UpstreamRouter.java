@@ -14,9 +14,11 @@ import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.core.http.HttpClient;
 import io.vertx.mutiny.core.http.HttpClientResponse;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,15 +56,21 @@ public class UpstreamRouter {
     }
 
     /**
-     * Forwards {@code body} for the public model {@code model}. The reply's body reports the usage
-     * it saw to {@code usage} before it ends.
+     * Forwards {@code body} to the upstream of {@code backend}, answering under the public name
+     * {@code model}. The reply's body reports the usage it saw to {@code usage} before it ends.
      */
-    public Uni<UpstreamReply> forward(ObjectNode body, String model, String requestId, UsageSink usage) {
+    public Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, String requestId, UsageSink usage) {
         boolean stream = body.path("stream").asBoolean(false);
         boolean clientWantsUsage = stream && body.path("stream_options").isObject()
                 && body.path("stream_options").path("include_usage").asBoolean(true);
-        return attempt(targets(model), 0, body, requestId)
-                .map(response -> reply(response, model, stream, clientWantsUsage, usage))
+        if (stream) {
+            ObjectNode options = body.path("stream_options").isObject()
+                    ? (ObjectNode) body.get("stream_options") : body.putObject("stream_options");
+            options.put("include_usage", true);
+        }
+        Payloads payloads = new Payloads(body);
+        return attempt(targets(backend), 0, payloads, requestId, usage)
+                .flatMap(sent -> reply(sent, model, stream, clientWantsUsage, usage))
                 .onFailure().recoverWithItem(failure -> failed(model, failure));
     }
 
@@ -82,31 +90,27 @@ public class UpstreamRouter {
         }
     }
 
-    private Uni<HttpClientResponse> attempt(List<Target> targets, int index, ObjectNode body, String requestId) {
+    private Uni<Sent> attempt(List<Target> targets, int index, Payloads payloads, String requestId, UsageSink usage) {
         Target target = targets.get(index);
         boolean last = index + 1 >= targets.size();
-        return send(target, body, requestId)
+        long started = System.nanoTime();
+        return send(target, payloads, requestId)
+                .onTermination().invoke(() -> usage.waited(System.nanoTime() - started))
                 .flatMap(response -> {
                     if (!last && retryable(response.statusCode())) {
                         LOG.warnf("Upstream %s answered %d; trying again", target.id(), response.statusCode());
-                        return response.body().flatMap(ignored -> attempt(targets, index + 1, body, requestId));
+                        return response.body().flatMap(ignored -> attempt(targets, index + 1, payloads, requestId, usage));
                     }
-                    return Uni.createFrom().item(response);
+                    return Uni.createFrom().item(new Sent(response, target.upstreamModel()));
                 })
                 .onFailure(failure -> !last && connectError(failure)).recoverWithUni(failure -> {
                     LOG.warnf("Upstream %s unreachable (%s); trying again", target.id(), failure.getMessage());
-                    return attempt(targets, index + 1, body, requestId);
+                    return attempt(targets, index + 1, payloads, requestId, usage);
                 });
     }
 
-    private Uni<HttpClientResponse> send(Target target, ObjectNode body, String requestId) {
-        ObjectNode payload = body.deepCopy();
-        payload.put("model", target.upstream().model().orElse(target.id()));
-        if (payload.path("stream").asBoolean(false)) {
-            ObjectNode options = payload.path("stream_options").isObject()
-                    ? (ObjectNode) payload.get("stream_options") : payload.putObject("stream_options");
-            options.put("include_usage", true);
-        }
+    private Uni<HttpClientResponse> send(Target target, Payloads payloads, String requestId) {
+        Buffer payload = payloads.forModel(target.upstreamModel());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setAbsoluteURI(target.upstream().url().replaceAll("/+$", "") + "/chat/completions")
@@ -115,7 +119,7 @@ public class UpstreamRouter {
                 .putHeader("X-Request-Id", requestId);
         target.upstream().apiKey().ifPresent(key -> options.putHeader("Authorization", "Bearer " + key));
         return client(target).request(options)
-                .flatMap(request -> request.send(Buffer.buffer(payload.toString())));
+                .flatMap(request -> request.send(payload));
     }
 
     private HttpClient client(Target target) {
@@ -125,40 +129,51 @@ public class UpstreamRouter {
                 .setKeepAlive(true)));
     }
 
-    private UpstreamReply reply(HttpClientResponse response, String model, boolean stream, boolean clientWantsUsage,
-            UsageSink usage) {
+    private Uni<UpstreamReply> reply(Sent sent, String model, boolean stream, boolean clientWantsUsage, UsageSink usage) {
+        HttpClientResponse response = sent.response();
         int status = response.statusCode();
+        boolean renamed = !model.equals(sent.upstreamModel());
         if (status >= 200 && status < 300 && stream) {
-            return new UpstreamReply(200, "text/event-stream", relay(response, model, clientWantsUsage, usage));
+            return Uni.createFrom().item(new UpstreamReply(200, "text/event-stream",
+                    relay(response, model, renamed, clientWantsUsage, usage)));
         }
-        Multi<String> body = response.body().map(buffer -> {
+        long reading = System.nanoTime();
+        return response.body().map(buffer -> {
+            usage.waited(System.nanoTime() - reading);
             if (status >= 200 && status < 300) {
-                return completion(buffer.toString(), model, usage);
+                return new UpstreamReply(200, "application/json",
+                        Multi.createFrom().item(completion(buffer, model, renamed, usage)));
             }
             usage.failed();
-            return retryable(status) ? errorJson(502, "The upstream server of model `" + model + "` answered " + status)
+            String error = retryable(status) ? errorJson(502, "The upstream server of model `" + model + "` answered " + status)
                     : upstreamError(buffer.toString(), status);
-        }).toMulti();
-        int replyStatus = status >= 200 && status < 300 ? 200 : retryable(status) ? 502 : status;
-        return new UpstreamReply(replyStatus, "application/json", body);
+            return new UpstreamReply(retryable(status) ? 502 : status, "application/json", Multi.createFrom().item(error));
+        });
     }
 
-    private String completion(String body, String model, UsageSink usage) {
+    /** The upstream's bytes as they are, unless the model must be renamed to our public id. */
+    private String completion(Buffer body, String model, boolean renamed, UsageSink usage) {
         try {
-            JsonNode completion = json.readTree(body);
-            if (completion instanceof ObjectNode object) {
-                object.put("model", model);
-                usage.count(completion.path("usage"));
+            JsonNode completion = json.readTree(body.getBytes());
+            if (!(completion instanceof ObjectNode object)) {
+                throw new JsonProcessingException("not a JSON object") {
+                };
             }
+            usage.count(completion.path("usage"));
+            if (!renamed && model.equals(object.path("model").asText(model))) {
+                return body.toString();
+            }
+            object.put("model", model);
             return json.writeValueAsString(completion);
-        } catch (JsonProcessingException e) {
+        } catch (IOException e) {
             usage.failed();
             return errorJson(502, "The upstream server of model `" + model + "` sent an unreadable completion");
         }
     }
 
     /** Relays SSE events as they come; an upstream stream that ends without [DONE] gets an in-band error. */
-    private Multi<String> relay(HttpClientResponse response, String model, boolean clientWantsUsage, UsageSink usage) {
+    private Multi<String> relay(HttpClientResponse response, String model, boolean renamed, boolean clientWantsUsage,
+            UsageSink usage) {
         SseEvents events = new SseEvents();
         boolean[] done = new boolean[1];
         Multi<String> relayed = response.toMulti()
@@ -168,7 +183,10 @@ public class UpstreamRouter {
                         done[0] = true;
                         return List.of(DONE);
                     }
-                    return relayedEvent(payload, model, clientWantsUsage, usage);
+                    long relaying = System.nanoTime();
+                    List<String> ours = relayedEvent(payload, model, renamed, clientWantsUsage, usage);
+                    usage.relayed(System.nanoTime() - relaying);
+                    return ours;
                 });
         return Multi.createBy().concatenating().streams(relayed, Multi.createFrom().deferred(() -> {
                     if (done[0]) {
@@ -185,7 +203,12 @@ public class UpstreamRouter {
                 });
     }
 
-    private List<String> relayedEvent(String payload, String model, boolean clientWantsUsage, UsageSink usage) {
+    private List<String> relayedEvent(String payload, String model, boolean renamed, boolean clientWantsUsage,
+            UsageSink usage) {
+        if (!renamed && !payload.contains("\"usage\"") && !payload.contains("\"error\"")
+                && payload.contains("\"model\":\"" + model + "\"")) {
+            return List.of("data: " + payload + "\n\n");
+        }
         try {
             JsonNode chunk = json.readTree(payload);
             if (chunk.has("error")) {
@@ -258,12 +281,45 @@ public class UpstreamRouter {
     }
 
     private record Target(String id, GatewayConfig.Upstream upstream) {
+        String upstreamModel() {
+            return upstream.model().orElse(id);
+        }
     }
 
-    /** Where the relay reports the usage it saw and whether the request failed. */
+    private record Sent(HttpClientResponse response, String upstreamModel) {
+    }
+
+    /** The request body serialised once per upstream model name (retries and fallbacks reuse it). */
+    private final class Payloads {
+        private final ObjectNode body;
+        private final Map<String, Buffer> byModel = new HashMap<>(2);
+
+        Payloads(ObjectNode body) {
+            this.body = body;
+        }
+
+        synchronized Buffer forModel(String upstreamModel) {
+            return byModel.computeIfAbsent(upstreamModel, name -> {
+                body.put("model", name);
+                try {
+                    return Buffer.buffer(json.writeValueAsBytes(body));
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("a parsed request could not be serialised again", e);
+                }
+            });
+        }
+    }
+
+    /** Where the relay reports the usage it saw, whether the request failed, and where its time went. */
     public interface UsageSink {
         void count(JsonNode usage);
 
         void failed();
+
+        /** Time spent waiting on the upstream: its answer's headers, or a whole non-streamed body. */
+        void waited(long nanos);
+
+        /** Time spent turning one upstream event into ours. */
+        void relayed(long nanos);
     }
 }

@@ -29,6 +29,21 @@ class ModelCatalogTest {
         }
 
         @Override
+        public Map<String, String> aliases() {
+            return Map.of();
+        }
+
+        @Override
+        public Map<String, ProjectRules> projects() {
+            return Map.of();
+        }
+
+        @Override
+        public Adapters adapters() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public String defaultProjectName() {
             return "inference";
         }

@@ -1,0 +1,33 @@
+package org.llmplatform.inference.rest;
+
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.Priorities;
+import java.util.Locale;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * Stamps when a request reached the gateway, before authentication, so the overhead it reports
+ * (LiteLLM's "overhead duration": time spent in the gateway itself, the upstream's time excluded)
+ * covers everything we do to a request.
+ */
+public class GatewayOverhead {
+
+    /** Response header of upstream-served completions: our own time in milliseconds before the answer left. */
+    public static final String HEADER = "X-Gateway-Overhead-Duration-Ms";
+
+    private static final String ARRIVED = "gateway.arrived-nanos";
+
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION - 100)
+    public void stamp(RoutingContext context) {
+        context.put(ARRIVED, System.nanoTime());
+    }
+
+    static long arrivedNanos(RoutingContext context) {
+        Long arrived = context.get(ARRIVED);
+        return arrived != null ? arrived : System.nanoTime();
+    }
+
+    static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+}

@@ -1,0 +1,116 @@
+package org.llmplatform.inference.service.checkpoint;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+import org.llmplatform.inference.config.GatewayConfig;
+import org.llmplatform.inference.service.OpenAiException;
+import org.llmplatform.inference.service.engine.ModelCatalog;
+import org.llmplatform.inference.service.engine.ServedModel;
+import org.llmplatform.inference.store.CheckpointStore;
+import org.llmplatform.llama.LlamaEngine;
+import org.llmplatform.model.auth.Principal;
+
+/**
+ * Trained checkpoints as served models: {@code wandb-artifact:///entity/project/name:stepN} and the bare
+ * name for the latest step, on the embedded engine of their base model with their LoRA adapter merged.
+ * Only callers who may use the entity see them; to everyone else they do not exist (404, nothing leaks).
+ * Adapters are loaded on first use and kept in a bounded least-recently-used cache.
+ */
+@ApplicationScoped
+public class CheckpointModels {
+
+    private static final Logger LOG = Logger.getLogger(CheckpointModels.class);
+
+    private final CheckpointStore store;
+    private final ModelCatalog catalog;
+    private final AdapterLoader loader;
+    private final Map<String, Uni<LlamaEngine>> loaded;
+
+    public CheckpointModels(CheckpointStore store, ModelCatalog catalog, AdapterLoader loader, GatewayConfig config) {
+        this.store = store;
+        this.catalog = catalog;
+        this.loader = loader;
+        int capacity = Math.max(1, config.adapters().cacheSize());
+        this.loaded = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Uni<LlamaEngine>> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    public Uni<Boolean> register(Checkpoint checkpoint) {
+        return store.register(checkpoint);
+    }
+
+    /** The model {@code requested} names, for {@code caller}; fails with 404 model_not_found when it may not see it. */
+    public Uni<ServedModel> resolve(String requested, Principal caller) {
+        return registration(requested, caller).flatMap(checkpoint ->
+                serve(requested, checkpoint, catalog.find(checkpoint.baseModel()).orElseThrow()));
+    }
+
+    /**
+     * The registered step {@code requested} names (the latest for a bare name) when {@code caller} may use
+     * it and its base model is served; else a 404 model_not_found failure.
+     */
+    public Uni<Checkpoint> registration(String requested, Principal caller) {
+        Optional<CheckpointName> name = CheckpointName.parse(requested);
+        if (name.isEmpty() || !caller.mayAccessEntity(name.get().entity())) {
+            return Uni.createFrom().failure(OpenAiException.modelNotFound(requested));
+        }
+        CheckpointName parsed = name.get();
+        return store.find(parsed.entity(), parsed.project(), parsed.modelName(), parsed.step())
+                .map(found -> found.filter(checkpoint -> catalog.find(checkpoint.baseModel()).isPresent())
+                        .orElseThrow(() -> OpenAiException.modelNotFound(requested)));
+    }
+
+    /** Every checkpoint {@code caller} may use whose base model is served: each step, and each model's bare name. */
+    public Uni<List<Checkpoint>> visibleTo(Principal caller) {
+        List<String> entities = null;
+        if (!caller.admin()) {
+            entities = new ArrayList<>(caller.teams().keySet());
+            entities.add(caller.userName());
+        }
+        return store.ofEntities(entities).map(all -> all.stream()
+                .filter(checkpoint -> catalog.find(checkpoint.baseModel()).isPresent())
+                .toList());
+    }
+
+    private Uni<ServedModel> serve(String requested, Checkpoint checkpoint, ServedModel base) {
+        if (checkpoint.artifactUri() == null) {
+            return Uni.createFrom().item(new ServedModel(requested, base.root(), base.maxModelLen(), base.engine()));
+        }
+        return engine(checkpoint, base)
+                .map(engine -> new ServedModel(requested, checkpoint.artifactUri(), base.maxModelLen(), engine))
+                .onFailure(failure -> !(failure instanceof OpenAiException)).transform(failure -> {
+                    LOG.errorf(failure, "Checkpoint %s could not be loaded", checkpoint.name());
+                    return new OpenAiException(500, "The checkpoint `" + checkpoint.name() + "` could not be loaded: "
+                            + failure.getMessage(), "InternalServerError", null, "model", Map.of());
+                });
+    }
+
+    private Uni<LlamaEngine> engine(Checkpoint checkpoint, ServedModel base) {
+        String key = base.id() + "\n" + checkpoint.artifactUri();
+        synchronized (loaded) {
+            Uni<LlamaEngine> engine = loaded.get(key);
+            if (engine == null) {
+                Uni<LlamaEngine> loading = loader.load(base.engine(), checkpoint.artifactUri()).memoize().indefinitely();
+                engine = loading.onFailure().invoke(() -> forget(key, loading));
+                loaded.put(key, loading);
+            }
+            return engine;
+        }
+    }
+
+    private void forget(String key, Uni<LlamaEngine> loading) {
+        synchronized (loaded) {
+            loaded.remove(key, loading);
+        }
+    }
+}
