@@ -36,7 +36,7 @@ public final class LocalStack {
     private volatile boolean stopping;
     private String automationEncryptionKey;
 
-    private LocalStack(StackOptions options, Path home) {
+    LocalStack(StackOptions options, Path home) {
         this.options = options;
         this.home = home;
         this.logs = options.dataDirectory().resolve("logs");
@@ -63,7 +63,8 @@ public final class LocalStack {
         stack.watch();
     }
 
-    private void start() throws IOException, InterruptedException {
+    /** Starts everything and answers the development API key once every service is ready. */
+    String start() throws IOException, InterruptedException {
         long started = System.nanoTime();
         Path data = options.dataDirectory();
         if (options.wipe()) {
@@ -93,6 +94,7 @@ public final class LocalStack {
         }
         String devKey = DevCredentials.devApiKey(data, baseUri(PlatformService.TRACING), adminKey, http);
         printSummary(devKey, Duration.ofNanos(System.nanoTime() - started));
+        return devKey;
     }
 
     private Map<String, Integer> portsToClaim() {
@@ -114,6 +116,8 @@ public final class LocalStack {
         environment.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         environment.put("PLATFORM_AUTH_BOOTSTRAP_ADMIN_KEY", adminKey);
         environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(service.module()).toString());
+        // One content-addressed store for all: the gateway reads the adapters the training-service writes.
+        environment.put("PLATFORM_BLOB_ROOT", options.dataDirectory().resolve("blobs").toString());
         for (PlatformService other : PlatformService.values()) {
             environment.put("PLATFORM_" + other.name() + "_URL", baseUri(other).toString());
         }
@@ -127,16 +131,25 @@ public final class LocalStack {
         return environment;
     }
 
-    /** Model ids keep their case only as system properties (environment variable names lose it). */
+    /**
+     * The model given with --model: served by the gateway's engine and trained by the training-service's embedded
+     * trainer. Model ids keep their case only as system properties (environment variable names lose it).
+     */
     private List<String> systemProperties(PlatformService service) {
-        if (service != PlatformService.INFERENCE || options.modelId().isEmpty()) {
+        if (options.modelId().isEmpty()) {
             return List.of();
         }
-        String prefix = "-Dgateway.models.\"" + options.modelId().get() + "\".";
-        return List.of(prefix + "checkpoint=" + options.model().get(), prefix + "tokenizer=" + options.tokenizer().get());
+        String modelId = options.modelId().get();
+        return switch (service) {
+            case INFERENCE -> List.of("-Dgateway.models.\"" + modelId + "\".checkpoint=" + options.model().get(),
+                    "-Dgateway.models.\"" + modelId + "\".tokenizer=" + options.tokenizer().get());
+            case TRAINING -> List.of("-Dtraining.base-models=" + modelId, "-Dtraining.trainer.base-model=" + modelId,
+                    "-Dtraining.trainer.checkpoint=" + options.model().get(), "-Dtraining.trainer.tokenizer=" + options.tokenizer().get());
+            default -> List.of();
+        };
     }
 
-    private URI baseUri(PlatformService service) {
+    URI baseUri(PlatformService service) {
         return URI.create("http://localhost:" + options.servicePorts().get(service));
     }
 
@@ -168,7 +181,7 @@ public final class LocalStack {
         }
     }
 
-    private synchronized void stop() {
+    synchronized void stop() {
         if (stopping) {
             return;
         }

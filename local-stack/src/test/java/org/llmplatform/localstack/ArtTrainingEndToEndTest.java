@@ -1,0 +1,204 @@
+package org.llmplatform.localstack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole platform from its packaged jars, driven over HTTP the way OpenPipe ART's serverless client drives
+ * W&B (training spec §1.5): register a model, sample rollouts from the gateway under the model's inference name,
+ * log them, train, wait on the events, read the new step, and see the gateway serve the trained adapter.
+ */
+class ArtTrainingEndToEndTest {
+
+    private static final Path MODELS = Path.of("../../shared/models").toAbsolutePath().normalize();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String PROJECT = "art-e2e";
+    private static final String MODEL_NAME = "storyteller";
+
+    private static LocalStack stack;
+    private static String key;
+
+    @BeforeAll
+    static void startThePlatform(@TempDir Path data) throws Exception {
+        Map<PlatformService, Integer> ports = new LinkedHashMap<>();
+        for (PlatformService service : PlatformService.values()) {
+            ports.put(service, freePort());
+        }
+        StackOptions options = new StackOptions(data, false, freePort(), freeKafkaPort(), ports,
+                Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")));
+        stack = new LocalStack(options, Path.of("..").toAbsolutePath().normalize());
+        key = stack.start();
+    }
+
+    @AfterAll
+    static void stopThePlatform() {
+        if (stack != null) {
+            stack.stop();
+        }
+    }
+
+    @Test
+    void aModelTrainedThroughTheApiIsServedAtItsNewStep() throws Exception {
+        JsonNode model = post(PlatformService.TRAINING, "/v1/preview/models", Map.of(
+                "project", PROJECT, "name", MODEL_NAME, "base_model", "stories260K", "return_existing", true), 200);
+        String modelId = model.get("id").asText();
+        String entity = model.get("entity").asText();
+        String inferenceName = "wandb-artifact:///" + entity + "/" + PROJECT + "/" + MODEL_NAME;
+
+        awaitJson(PlatformService.INFERENCE, "/v1/models",
+                models -> models.get("data").findValuesAsText("id").contains(inferenceName + ":step0"));
+
+        ArrayNode groups = JSON.createArrayNode();
+        for (String prompt : List.of("Once upon a time", "The little dog", "One day, Lily")) {
+            groups.addObject().set("trajectories", rollouts(inferenceName, prompt));
+        }
+        post(PlatformService.TRAINING, "/v1/preview/models/" + modelId + "/log", Map.of("split", "train", "trajectory_groups", groups), 200);
+
+        JsonNode job = post(PlatformService.TRAINING, "/v1/preview/training-jobs", Map.of(
+                "model_id", modelId, "trajectory_groups", groups, "experimental_config", Map.of("learning_rate", 5e-6)), 200);
+        List<String> eventTypes = awaitTerminalEvent(job.get("id").asText());
+        assertEquals("training_started", eventTypes.get(0));
+        assertEquals("training_ended", eventTypes.get(eventTypes.size() - 1), "events: " + eventTypes);
+
+        JsonNode checkpoints = get(PlatformService.TRAINING, "/v1/preview/models/" + modelId + "/checkpoints?order=asc");
+        assertEquals(List.of("0", "1"), checkpoints.get("data").findValuesAsText("step"));
+        assertTrue(checkpoints.get("data").get(0).get("metrics").has("train/reward"), "logged metrics sit on step 0: " + checkpoints);
+
+        awaitJson(PlatformService.INFERENCE, "/v1/models",
+                models -> models.get("data").findValuesAsText("id").contains(inferenceName + ":step1"));
+        JsonNode untrained = complete(inferenceName + ":step0", "Once upon a time", 1, 7);
+        JsonNode trained = complete(inferenceName + ":step1", "Once upon a time", 1, 7);
+        JsonNode latestServed = complete(inferenceName, "Once upon a time", 1, 7);
+        assertNotEquals(logprobs(untrained), logprobs(trained), "step 1 must not answer exactly like step 0");
+        assertEquals(logprobs(trained), logprobs(latestServed), "the bare name serves the latest step");
+    }
+
+    /** Four sampled completions of one prompt as ART trajectories, rewarded by how often they say "dog". */
+    private static ArrayNode rollouts(String inferenceName, String prompt) throws Exception {
+        JsonNode completion = complete(inferenceName, prompt, 4, 11);
+        ArrayNode trajectories = JSON.createArrayNode();
+        for (JsonNode choice : completion.get("choices")) {
+            ObjectNode trajectory = trajectories.addObject();
+            ArrayNode messages = trajectory.putArray("messages_and_choices");
+            messages.addObject().put("role", "user").put("content", prompt);
+            messages.add(choice);
+            String text = choice.get("message").get("content").asText();
+            trajectory.put("reward", text.split("dog", -1).length - 1 + text.length() / 100.0);
+            trajectory.putObject("metrics").put("length", text.length()).put("mentions_dog", text.contains("dog"));
+        }
+        return trajectories;
+    }
+
+    private static JsonNode complete(String model, String prompt, int n, long seed) throws Exception {
+        return post(PlatformService.INFERENCE, "/v1/chat/completions", Map.of(
+                "model", model,
+                "messages", List.of(Map.of("role", "user", "content", prompt)),
+                "n", n, "seed", seed, "temperature", 1.0, "max_tokens", 32,
+                "logprobs", true, "return_tokens_as_token_ids", true), 200);
+    }
+
+    private static List<Double> logprobs(JsonNode completion) {
+        List<Double> values = new ArrayList<>();
+        completion.get("choices").get(0).get("logprobs").get("content").forEach(token -> values.add(token.get("logprob").asDouble()));
+        return values;
+    }
+
+    /** ART's wait loop: page through the events after a cursor until a terminal one arrives. */
+    private static List<String> awaitTerminalEvent(String jobId) throws Exception {
+        List<String> types = new ArrayList<>();
+        String after = null;
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode page = get(PlatformService.TRAINING, "/v1/preview/training-jobs/" + jobId + "/events?limit=100"
+                    + (after == null ? "" : "&after=" + after));
+            for (JsonNode event : page.get("data")) {
+                String type = event.get("type").asText();
+                types.add(type);
+                after = event.get("id").asText();
+                if (type.equals("training_failed")) {
+                    fail("training failed: " + event.get("data"));
+                }
+                if (type.equals("training_ended")) {
+                    return types;
+                }
+            }
+            Thread.sleep(500);
+        }
+        return fail("no terminal event within 3 minutes; saw " + types);
+    }
+
+    private static void awaitJson(PlatformService service, String path, Predicate<JsonNode> condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = get(service, path);
+            if (condition.test(last)) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        fail(path + " never satisfied the condition; last answer " + last);
+    }
+
+    private static JsonNode get(PlatformService service, String path) throws Exception {
+        return send(HttpRequest.newBuilder(stack.baseUri(service).resolve(path)).GET(), 200);
+    }
+
+    private static JsonNode post(PlatformService service, String path, Object body, int expectedStatus) throws Exception {
+        return send(HttpRequest.newBuilder(stack.baseUri(service).resolve(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))), expectedStatus);
+    }
+
+    private static JsonNode send(HttpRequest.Builder request, int expectedStatus) throws Exception {
+        HttpResponse<String> response = HTTP.send(request.header("Authorization", "Bearer " + key)
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(expectedStatus, response.statusCode(), () -> response.uri() + " answered " + response.body());
+        return JSON.readTree(response.body());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The broker's controller listens on the next port, so both must be free. */
+    private static int freeKafkaPort() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int port = freePort();
+            try (ServerSocket controller = new ServerSocket(port + 1)) {
+                return port;
+            } catch (IOException taken) {
+                // try another pair
+            }
+        }
+        throw new IOException("no two adjacent free ports");
+    }
+}
