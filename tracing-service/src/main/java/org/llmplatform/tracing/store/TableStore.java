@@ -18,6 +18,8 @@ import org.llmplatform.tracing.store.query.SqlStatement;
 /**
  * The SQL over {@code tracing.table_rows} and {@code tracing.tables}. Rows are written in chunks of
  * {@link #CHUNK} through {@code unnest}, one statement per chunk, so a 100,000-row table is 20 round trips.
+ * Rows are read by a lateral index lookup per row digest, fenced with {@code OFFSET 0}: as a join the
+ * planner, which guesses 10 elements for {@code unnest}, may unnest the array once per stored row.
  */
 @ApplicationScoped
 public class TableStore {
@@ -37,8 +39,9 @@ public class TableStore {
 
     private static final String STATS = """
             SELECT t.digest, cardinality(t.row_digests) AS count,
-                   CASE WHEN $3 THEN (SELECT coalesce(sum(octet_length(r.val_dump)), 0) FROM unnest(t.row_digests) AS d(digest)
-                        JOIN tracing.table_rows r ON r.project_id = t.project_id AND r.digest = d.digest) END AS size
+                   CASE WHEN $3 THEN (SELECT coalesce(sum(r.size), 0) FROM unnest(t.row_digests) AS d(digest)
+                        CROSS JOIN LATERAL (SELECT octet_length(val_dump) AS size FROM tracing.table_rows
+                                            WHERE project_id = t.project_id AND digest = d.digest OFFSET 0) r) END AS size
             FROM tracing.tables t WHERE t.project_id = $1 AND t.digest = ANY($2::text[])""";
 
     private static final String SQL_INVALID_TEXT = "22P05";
@@ -131,7 +134,8 @@ public class TableStore {
         StringBuilder sql = new StringBuilder("""
                 SELECT t.digest, r.val_dump, t.position - 1 AS original_index
                 FROM tracing.tables tb CROSS JOIN LATERAL unnest(tb.row_digests) WITH ORDINALITY AS t(digest, position)
-                JOIN tracing.table_rows r ON r.project_id = tb.project_id AND r.digest = t.digest""");
+                CROSS JOIN LATERAL (SELECT val_dump FROM tracing.table_rows
+                                    WHERE project_id = tb.project_id AND digest = t.digest OFFSET 0) r""");
         if (!sortBy.isEmpty()) {
             sql.append(" CROSS JOIN LATERAL (SELECT r.val_dump::jsonb AS val) j");
         }

@@ -159,9 +159,17 @@ public final class PythonJson {
     }
 
     private static BigDecimal shortestDigits(double value) {
+        // Java's own digits round-trip and are almost always the shortest; only shorter ones need a search.
+        int precision = strip(new BigDecimal(Double.toString(value))).precision();
         BigDecimal exact = new BigDecimal(value);
-        for (int precision = 1; precision < 17; precision++) {
-            BigDecimal rounded = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+        if (precision <= 1 || exact.round(new MathContext(precision - 1, RoundingMode.HALF_EVEN)).doubleValue() != value) {
+            BigDecimal nearest = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+            if (nearest.doubleValue() == value) {
+                return strip(nearest);
+            }
+        }
+        for (int digits = 1; digits < 17; digits++) {
+            BigDecimal rounded = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
             if (rounded.doubleValue() == value) {
                 return strip(rounded);
             }
