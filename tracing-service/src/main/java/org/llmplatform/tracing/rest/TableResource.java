@@ -1,7 +1,5 @@
 package org.llmplatform.tracing.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import jakarta.ws.rs.Consumes;
@@ -11,6 +9,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.nio.charset.StandardCharsets;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableCreateReq;
@@ -22,7 +21,6 @@ import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryStatsReq;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryStatsRes;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableUpdateReq;
 import org.llmplatform.tracing.service.tables.TableService;
-import org.llmplatform.tracing.service.tables.TableService.RowSchema;
 import org.llmplatform.tracing.service.tables.TableService.TableCreated;
 import org.llmplatform.tracing.service.tables.TableService.TableUpdated;
 
@@ -32,11 +30,9 @@ import org.llmplatform.tracing.service.tables.TableService.TableUpdated;
 public class TableResource {
 
     private final TableService tables;
-    private final ObjectMapper json;
 
-    public TableResource(TableService tables, ObjectMapper json) {
+    public TableResource(TableService tables) {
         this.tables = tables;
-        this.json = json;
     }
 
     @POST
@@ -69,7 +65,8 @@ public class TableResource {
     @Path("query_stream")
     public RestMulti<Buffer> queryStream(TableQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         required(request);
-        return RestMulti.fromMultiData(tables.stream(request.toQuery()).map(this::jsonLine))
+        return RestMulti.fromMultiData(tables.streamLines(request.toQuery())
+                        .map(lines -> Buffer.buffer(lines.getBytes(StandardCharsets.UTF_8))))
                 .status(200)
                 .header(HttpHeaders.CONTENT_TYPE, CallsResource.jsonLinesType(accept))
                 .encodeAsJsonArray(false)
@@ -91,14 +88,6 @@ public class TableResource {
         required(request);
         return tables.stats(request.projectId(), request.digests(), request.includeStorageSize())
                 .map(TableQueryStatsBatchRes::new);
-    }
-
-    private Buffer jsonLine(RowSchema row) {
-        try {
-            return Buffer.buffer(json.writeValueAsBytes(row));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a table row could not be written as JSON", e);
-        }
     }
 
     private static void required(Object request) {

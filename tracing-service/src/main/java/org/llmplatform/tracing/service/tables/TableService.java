@@ -34,6 +34,7 @@ public class TableService {
 
     /** Hashing more rows than this moves off the event loop. */
     private static final int INLINE_ROWS = 500;
+    private static final int LINES_PER_CHUNK = 200;
 
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -154,8 +155,23 @@ public class TableService {
         return store.list(statement(query)).map(rows -> rows.stream().map(this::schema).toList());
     }
 
-    public Multi<RowSchema> stream(TableQuery query) {
-        return store.stream(statement(query)).map(this::schema);
+    /**
+     * The rows as JSON Lines text, {@link #LINES_PER_CHUNK} lines per item (the last line of each
+     * without its newline, which the streaming writer adds); the stored canonical JSON is written as
+     * the value without being parsed again.
+     */
+    public Multi<String> streamLines(TableQuery query) {
+        return store.stream(statement(query)).group().intoLists().of(LINES_PER_CHUNK).map(rows -> {
+            StringBuilder lines = new StringBuilder(rows.size() * 256);
+            for (TableRow row : rows) {
+                if (lines.length() > 0) {
+                    lines.append('\n');
+                }
+                lines.append("{\"digest\": \"").append(row.digest()).append("\", \"val\": ").append(row.valDump())
+                        .append(", \"original_index\": ").append(row.originalIndex()).append('}');
+            }
+            return lines.toString();
+        });
     }
 
     public Uni<Long> count(String projectId, String digest) {
