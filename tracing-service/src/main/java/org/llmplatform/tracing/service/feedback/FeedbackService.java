@@ -45,16 +45,18 @@ public class FeedbackService {
     private final FeedbackStore store;
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
+    private final AnnotationSpecs annotationSpecs;
 
-    public FeedbackService(FeedbackStore store, CurrentPrincipal caller, ObjectMapper json) {
+    public FeedbackService(FeedbackStore store, CurrentPrincipal caller, ObjectMapper json, AnnotationSpecs annotationSpecs) {
         this.store = store;
         this.caller = caller;
         this.json = json;
+        this.annotationSpecs = annotationSpecs;
     }
 
     public Uni<FeedbackCreated> create(NewFeedback feedback) {
         FeedbackRow row = toRow(feedback, List.of("body"));
-        return store.insert(List.of(row)).replaceWith(created(row));
+        return annotationSpecs.check(List.of(feedback)).chain(() -> store.insert(List.of(row))).replaceWith(created(row));
     }
 
     /** Validates every item before writing any; all are written in one transaction. */
@@ -66,7 +68,8 @@ public class FeedbackService {
         for (int i = 0; i < batch.size(); i++) {
             rows.add(toRow(batch.get(i), List.of("body", "batch", i)));
         }
-        return store.insert(rows).replaceWith(rows.stream().map(this::created).toList());
+        return annotationSpecs.check(batch).chain(() -> store.insert(rows))
+                .replaceWith(rows.stream().map(this::created).toList());
     }
 
     /** Purges {@code feedbackId}, then creates the rest of the request (a new id unless one is given). */
@@ -75,7 +78,8 @@ public class FeedbackService {
             throw ApiException.missingField("feedback_id");
         }
         FeedbackRow row = toRow(feedback, List.of("body"));
-        return store.replace(row.projectId(), feedbackId, row).replaceWith(created(row));
+        return annotationSpecs.check(List.of(feedback)).chain(() -> store.replace(row.projectId(), feedbackId, row))
+                .replaceWith(created(row));
     }
 
     /** Only queries naming ids are accepted, so a purge can never take more than was meant. */
