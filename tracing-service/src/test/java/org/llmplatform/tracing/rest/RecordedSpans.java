@@ -22,12 +22,12 @@ import java.util.function.Consumer;
  * Spans made by the real OpenTelemetry SDK, kept in memory, and encoded by the OTLP exporter's own
  * marshaler into the exact protobuf or JSON bytes an exporter sends.
  */
-final class RecordedSpans implements SpanExporter {
+public final class RecordedSpans implements SpanExporter {
 
     private final List<SpanData> spans = new ArrayList<>();
 
     /** Runs {@code work} with a tracer of a provider whose resource has {@code resource}; returns its spans. */
-    static List<SpanData> record(Attributes resource, Consumer<Tracer> work) {
+    public static List<SpanData> record(Attributes resource, Consumer<Tracer> work) {
         RecordedSpans recorded = new RecordedSpans();
         SdkTracerProvider provider = SdkTracerProvider.builder()
                 .setResource(Resource.getDefault().merge(Resource.create(resource)))
@@ -43,7 +43,7 @@ final class RecordedSpans implements SpanExporter {
         }
     }
 
-    static byte[] protobuf(Collection<SpanData> spans) {
+    public static byte[] protobuf(Collection<SpanData> spans) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             TraceRequestMarshaler.create(spans).writeBinaryTo(out);
@@ -53,7 +53,7 @@ final class RecordedSpans implements SpanExporter {
         return out.toByteArray();
     }
 
-    static byte[] json(Collection<SpanData> spans) {
+    public static byte[] json(Collection<SpanData> spans) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             TraceRequestMarshaler.create(spans).writeJsonTo(out);
