@@ -14,6 +14,7 @@ import org.llmplatform.support.blob.BlobNotFoundException;
 import org.llmplatform.support.blob.BlobStore;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.config.FileConfig;
+import org.llmplatform.tracing.service.digest.Digests;
 import org.llmplatform.tracing.store.file.FileRow;
 import org.llmplatform.tracing.store.file.FileStore;
 
@@ -52,7 +53,7 @@ public class FileService {
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .chain(content -> {
                     checkSize(content.length);
-                    String digest = FileDigests.bytesDigest(content);
+                    String digest = Digests.bytesDigest(content);
                     return blobs.put(content).chain(blob -> store.save(new FileRow(project, digest, name,
                             content.length, blob.uri(), blob.sha256()))).replaceWith(digest);
                 });
