@@ -14,10 +14,7 @@ import org.llmplatform.tracing.store.query.CallFilter;
 /** The request and response envelopes of the calls query endpoints; all strict, as the reference's are. */
 final class CallQueryEnvelopes {
 
-    /**
-     * {@code expand_columns} and {@code return_expanded_column_values} are accepted: expansion
-     * replaces object refs by their values, and this service stores no objects a call could refer to.
-     */
+    /** {@code expand_columns} and {@code return_expanded_column_values} are applied by {@code CallExpansion}. */
     @StrictRequest
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

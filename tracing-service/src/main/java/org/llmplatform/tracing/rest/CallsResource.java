@@ -2,6 +2,7 @@ package org.llmplatform.tracing.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import jakarta.ws.rs.Consumes;
@@ -23,6 +24,7 @@ import org.llmplatform.tracing.rest.CallEnvelopes.CallsDeleteRes;
 import org.llmplatform.tracing.service.CallQueryService;
 import org.llmplatform.tracing.service.CallService;
 import org.llmplatform.tracing.service.CallSchema;
+import org.llmplatform.tracing.service.refs.CallExpansion;
 
 /** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, and query_stats. */
 @Path("/calls")
@@ -33,11 +35,13 @@ public class CallsResource {
 
     private final CallService calls;
     private final CallQueryService queries;
+    private final CallExpansion expansion;
     private final ObjectMapper json;
 
-    public CallsResource(CallService calls, CallQueryService queries, ObjectMapper json) {
+    public CallsResource(CallService calls, CallQueryService queries, CallExpansion expansion, ObjectMapper json) {
         this.calls = calls;
         this.queries = queries;
+        this.expansion = expansion;
         this.json = json;
     }
 
@@ -49,7 +53,7 @@ public class CallsResource {
     @Path("stream_query")
     public RestMulti<Buffer> streamQuery(CallsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         requireBody(request);
-        return RestMulti.fromMultiData(queries.stream(request.toRequest()).map(this::jsonLine))
+        return RestMulti.fromMultiData(expanded(request).map(this::jsonLine))
                 .status(200)
                 .header(HttpHeaders.CONTENT_TYPE, jsonLinesType(accept))
                 .encodeAsJsonArray(false)
@@ -62,7 +66,7 @@ public class CallsResource {
     @Operation(hidden = true)
     public Uni<CallsQueryRes> query(CallsQueryReq request) {
         requireBody(request);
-        return queries.stream(request.toRequest()).collect().asList().map(CallsQueryRes::new);
+        return expanded(request).collect().asList().map(CallsQueryRes::new);
     }
 
     @POST
@@ -82,6 +86,10 @@ public class CallsResource {
         }
         return queries.stats(request.toRequest()).map(stats -> new CallsQueryStatsRes(stats.count(),
                 request.includeTotalStorageSize() ? stats.totalStorageSizeBytes() : null));
+    }
+
+    private Multi<CallSchema> expanded(CallsQueryReq request) {
+        return expansion.expand(queries.stream(request.toRequest()), request.expandColumns(), request.returnExpandedColumnValues());
     }
 
     /** The media type a JSON Lines answer declares: what the caller accepts, else {@code application/jsonl}. */

@@ -78,6 +78,17 @@ public class TableStore {
         });
     }
 
+    private static final String ROW_IN_TABLE = """
+            SELECT r.val_dump FROM tracing.table_rows r
+            WHERE r.project_id = $1 AND r.digest = $3
+              AND EXISTS (SELECT 1 FROM tracing.tables t WHERE t.project_id = $1 AND t.digest = $2 AND $3 = ANY(t.row_digests))""";
+
+    /** The canonical JSON of a row, if the table holds it. */
+    public Uni<Optional<String>> rowInTable(String projectId, String tableDigest, String rowDigest) {
+        return pool.preparedQuery(ROW_IN_TABLE).execute(Tuple.of(projectId, tableDigest, rowDigest))
+                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getString("val_dump")));
+    }
+
     /** Row count and, when asked, stored bytes of each existing table among {@code digests}. */
     public record TableStats(String digest, long count, Long storageSizeBytes) {
     }
