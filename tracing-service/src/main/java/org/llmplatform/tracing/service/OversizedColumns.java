@@ -11,13 +11,13 @@ import java.util.stream.IntStream;
  * The row size limit of spec section 17: while a part's JSON columns together pass 3.5 MiB, the
  * largest is replaced by a placeholder, as the reference's insert path does.
  */
-final class OversizedColumns {
+public final class OversizedColumns {
 
     static final long MAX_ROW_BYTES = 3_670_016;
     static final String PLACEHOLDER = "{\"_weave\": {\"error\": \"<EXCEEDS_LIMITS>\"}}";
 
     /** The columns (JSON text, null for none) in the same order, the largest replaced until they fit. */
-    static List<String> fit(String... columns) {
+    public static List<String> fit(String... columns) {
         List<String> fitted = new ArrayList<>(Arrays.asList(columns));
         long[] sizes = Arrays.stream(columns).mapToLong(OversizedColumns::bytes).toArray();
         while (Arrays.stream(sizes).sum() > MAX_ROW_BYTES) {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Benchmark: OpenTelemetry ingest, OTLP protobuf in batches of 512 spans (made by the real OTel SDK
+# and encoded by the OTLP exporter's marshaler) to /otel/v1/traces, against call/upsert_batch of the
+# same calls in the same run, through the real service and the embedded PostgreSQL of the test
+# resources. Prints one BENCH line: spans/s, calls/s and their ratio.
+# Knobs (append to the command): -Dbench.batches=60 -Dbench.warmup=20
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+log=tracing-service/target/bench-otel.log
+mkdir -p tracing-service/target
+mvn -q -o -pl tracing-service test -Dtest=OtelBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dquarkus.log.level=WARN -Dquarkus.log.category.\"org.apache.kafka\".level=ERROR "$@" > "$log" 2>&1
+status=$?
+grep '^BENCH' "$log"
+[ $status -eq 0 ] || echo "benchmark failed (exit $status); see $log"
+exit $status
