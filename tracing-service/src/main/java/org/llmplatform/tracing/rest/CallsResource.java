@@ -1,6 +1,5 @@
 package org.llmplatform.tracing.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -22,7 +21,6 @@ import org.llmplatform.tracing.rest.CallEnvelopes.CallsDeleteReq;
 import org.llmplatform.tracing.rest.CallEnvelopes.CallsDeleteRes;
 import org.llmplatform.tracing.service.CallQueryService;
 import org.llmplatform.tracing.service.CallService;
-import org.llmplatform.tracing.service.CallSchema;
 
 /** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, and query_stats. */
 @Path("/calls")
@@ -41,15 +39,12 @@ public class CallsResource {
         this.json = json;
     }
 
-    /**
-     * One compact JSON object per line (the streaming writer ends each element with a newline); the
-     * Content-Type is the request's Accept, as the reference answers.
-     */
+    /** One compact JSON object per line; the Content-Type is the request's Accept, as the reference answers. */
     @POST
     @Path("stream_query")
     public RestMulti<Buffer> streamQuery(CallsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         requireBody(request);
-        return RestMulti.fromMultiData(queries.stream(request.toRequest()).map(this::jsonLine))
+        return RestMulti.fromMultiData(JsonLinesBody.of(queries.stream(request.toRequest()), json))
                 .status(200)
                 .header(HttpHeaders.CONTENT_TYPE, jsonLinesType(accept))
                 .encodeAsJsonArray(false)
@@ -87,14 +82,6 @@ public class CallsResource {
     /** The media type a JSON Lines answer declares: what the caller accepts, else {@code application/jsonl}. */
     static String jsonLinesType(String accept) {
         return accept == null || accept.isBlank() || accept.equals("*/*") ? JSON_LINES : accept;
-    }
-
-    private Buffer jsonLine(CallSchema call) {
-        try {
-            return Buffer.buffer(json.writeValueAsBytes(call));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a call could not be written as JSON", e);
-        }
     }
 
     private static void requireBody(Object request) {
