@@ -1,6 +1,5 @@
 package org.llmplatform.tracing.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -45,15 +44,12 @@ public class CallsResource {
         this.json = json;
     }
 
-    /**
-     * One compact JSON object per line (the streaming writer ends each element with a newline); the
-     * Content-Type is the request's Accept, as the reference answers.
-     */
+    /** One compact JSON object per line; the Content-Type is the request's Accept, as the reference answers. */
     @POST
     @Path("stream_query")
     public RestMulti<Buffer> streamQuery(CallsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         requireBody(request);
-        return RestMulti.fromMultiData(expanded(request).map(this::jsonLine))
+        return RestMulti.fromMultiData(JsonLinesBody.of(expanded(request), json))
                 .status(200)
                 .header(HttpHeaders.CONTENT_TYPE, jsonLinesType(accept))
                 .encodeAsJsonArray(false)
@@ -95,14 +91,6 @@ public class CallsResource {
     /** The media type a JSON Lines answer declares: what the caller accepts, else {@code application/jsonl}. */
     static String jsonLinesType(String accept) {
         return accept == null || accept.isBlank() || accept.equals("*/*") ? JSON_LINES : accept;
-    }
-
-    private Buffer jsonLine(CallSchema call) {
-        try {
-            return Buffer.buffer(json.writeValueAsBytes(call));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a call could not be written as JSON", e);
-        }
     }
 
     private static void requireBody(Object request) {

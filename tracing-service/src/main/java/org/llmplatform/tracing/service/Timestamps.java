@@ -39,8 +39,30 @@ public final class Timestamps {
         }
         OffsetDateTime utc = instant.withOffsetSameInstant(ZoneOffset.UTC);
         int micros = utc.getNano() / 1000;
-        String seconds = TO_SECONDS.format(utc);
-        return micros == 0 ? seconds + "Z" : seconds + String.format(".%06dZ", micros);
+        if (utc.getYear() < 0 || utc.getYear() > 9999) {
+            String seconds = TO_SECONDS.format(utc);
+            return micros == 0 ? seconds + "Z" : seconds + String.format(".%06dZ", micros);
+        }
+        // By hand: every streamed call formats two or three of these.
+        StringBuilder text = new StringBuilder(27);
+        digits(text, utc.getYear(), 4).append('-');
+        digits(text, utc.getMonthValue(), 2).append('-');
+        digits(text, utc.getDayOfMonth(), 2).append('T');
+        digits(text, utc.getHour(), 2).append(':');
+        digits(text, utc.getMinute(), 2).append(':');
+        digits(text, utc.getSecond(), 2);
+        if (micros != 0) {
+            digits(text.append('.'), micros, 6);
+        }
+        return text.append('Z').toString();
+    }
+
+    private static StringBuilder digits(StringBuilder text, int value, int width) {
+        String number = Integer.toString(value);
+        for (int i = number.length(); i < width; i++) {
+            text.append('0');
+        }
+        return text.append(number);
     }
 
     private Timestamps() {

@@ -4,11 +4,11 @@ import java.security.SecureRandom;
 import java.util.UUID;
 
 /** Server-made call and trace ids: UUIDv7 like the reference, so ids made later sort later. */
-final class Uuids {
+public final class Uuids {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    static UUID v7() {
+    public static UUID v7() {
         long millis = System.currentTimeMillis();
         long mostSignificant = (millis << 16) | 0x7000L | (RANDOM.nextInt() & 0x0fffL);
         long leastSignificant = (RANDOM.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;

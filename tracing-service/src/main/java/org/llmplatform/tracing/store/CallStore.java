@@ -1,5 +1,11 @@
 package org.llmplatform.tracing.store;
 
+import static org.llmplatform.tracing.store.UnnestUpsert.Kind.BIGINT;
+import static org.llmplatform.tracing.store.UnnestUpsert.Kind.JSONB;
+import static org.llmplatform.tracing.store.UnnestUpsert.Kind.REFS;
+import static org.llmplatform.tracing.store.UnnestUpsert.Kind.TEXT;
+import static org.llmplatform.tracing.store.UnnestUpsert.Kind.TIMESTAMPTZ;
+
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -17,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.llmplatform.support.error.ApiException;
+
 
 /**
  * The SQL over {@code tracing.calls}. Every part is an UPSERT that only fills columns still NULL
@@ -81,6 +88,22 @@ public class CallStore {
                     + " $22::text::jsonb, $23)")
             + ",\n" + END_SETS;
 
+    private static final List<UnnestUpsert.Column> START_COLUMNS = columns(
+            "project_id", TEXT, "id", TEXT, "trace_id", TEXT, "parent_id", TEXT, "thread_id", TEXT, "turn_id", TEXT,
+            "op_name", TEXT, "display_name", TEXT, "display_name_written_at", TIMESTAMPTZ, "started_at", TIMESTAMPTZ,
+            "attributes", JSONB, "inputs", JSONB, "input_refs", REFS, "svc_user_id", TEXT, "svc_run_id", TEXT,
+            "svc_run_step", BIGINT, "otel_dump", JSONB);
+
+    private static final List<UnnestUpsert.Column> END_COLUMNS = columns(
+            "project_id", TEXT, "id", TEXT, "ended_at", TIMESTAMPTZ, "exception", TEXT, "output", JSONB,
+            "output_refs", REFS, "summary", JSONB, "svc_run_step_end", BIGINT);
+
+    /** The batched forms of the three upserts: the same columns in the same order as their tuples. */
+    private static final UnnestUpsert BATCH_START = new UnnestUpsert(START_COLUMNS, UnnestUpsert.onConflictOf(UPSERT_START));
+    private static final UnnestUpsert BATCH_END = new UnnestUpsert(END_COLUMNS, UnnestUpsert.onConflictOf(UPSERT_END));
+    private static final UnnestUpsert BATCH_COMPLETE = new UnnestUpsert(
+            concat(START_COLUMNS, END_COLUMNS.subList(2, END_COLUMNS.size())), UnnestUpsert.onConflictOf(UPSERT_COMPLETE));
+
     private static final String UPSERT_DISPLAY_NAME = """
             INSERT INTO tracing.calls AS c (project_id, id, display_name, display_name_written_at)
             VALUES ($1, $2, $3, $4)
@@ -131,8 +154,9 @@ public class CallStore {
 
     /**
      * Writes the parts of a batch in one transaction. The first start and first end of a call go in
-     * one statement (half the writes for the usual batch, where both parts travel together); the
-     * remaining starts, then the remaining ends, follow in order, so the merge is the same as part by part.
+     * one row (half the writes for the usual batch, where both parts travel together); the remaining
+     * starts, then the remaining ends, follow in order, so the merge is the same as part by part. Each
+     * group is one statement over arrays of all its rows (see {@link UnnestUpsert}).
      */
     public Uni<Void> writeBatch(List<CallStartRow> starts, List<CallEndRow> ends) {
         Map<String, CallEndRow> firstEnds = new HashMap<>();
@@ -149,9 +173,9 @@ public class CallStore {
             }
         }
         List<Tuple> endsAlone = ends.stream().filter(end -> !paired.contains(end)).map(CallStore::endValues).toList();
-        return pool.withTransaction(tx -> batch(tx, UPSERT_COMPLETE, complete)
-                .chain(() -> batch(tx, UPSERT_START, startsAlone))
-                .chain(() -> batch(tx, UPSERT_END, endsAlone)));
+        return pool.withTransaction(tx -> batch(tx, BATCH_COMPLETE, complete)
+                .chain(() -> batch(tx, BATCH_START, startsAlone))
+                .chain(() -> batch(tx, BATCH_END, endsAlone)));
     }
 
     /** An update part: only the display name, last write wins; an unknown id stays invisible. */
@@ -199,13 +223,23 @@ public class CallStore {
                 row.outputJson(), row.outputRefs().toArray(String[]::new), row.summaryJson(), row.svcRunStepEnd()));
     }
 
-    private static Uni<Void> batch(SqlClient client, String sql, List<Tuple> values) {
-        if (values.isEmpty()) {
-            return Uni.createFrom().voidItem();
+    private static Uni<Void> batch(SqlClient client, UnnestUpsert upsert, List<Tuple> values) {
+        return upsert.execute(client, values)
+                .onFailure(CallStore::isNulCharacter).transform(CallStore::nulCharacterRefused);
+    }
+
+    private static List<UnnestUpsert.Column> columns(Object... namesAndKinds) {
+        List<UnnestUpsert.Column> columns = new ArrayList<>();
+        for (int i = 0; i < namesAndKinds.length; i += 2) {
+            columns.add(new UnnestUpsert.Column((String) namesAndKinds[i], (UnnestUpsert.Kind) namesAndKinds[i + 1]));
         }
-        return client.preparedQuery(sql).executeBatch(values)
-                .onFailure(CallStore::isNulCharacter).transform(CallStore::nulCharacterRefused)
-                .replaceWithVoid();
+        return List.copyOf(columns);
+    }
+
+    private static List<UnnestUpsert.Column> concat(List<UnnestUpsert.Column> first, List<UnnestUpsert.Column> second) {
+        List<UnnestUpsert.Column> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     private static Uni<Void> write(SqlClient client, String sql, Tuple values) {

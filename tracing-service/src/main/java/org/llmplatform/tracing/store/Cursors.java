@@ -16,7 +16,7 @@ import org.llmplatform.tracing.store.query.SqlStatement;
  */
 final class Cursors {
 
-    static final int FETCH_SIZE = 200;
+    static final int FETCH_SIZE = 1000;
 
     static Multi<Row> stream(Pool pool, SqlStatement statement) {
         return Multi.createFrom().resourceFromUni(() -> pool.getConnection().chain(Cursor::open),

@@ -53,4 +53,8 @@ public sealed interface Expr {
 
     record Contains(Expr input, Expr substring, boolean caseInsensitive) implements Operation {
     }
+
+    /** A whole-token match: the token appears bounded by the start, the end or ASCII non-alphanumerics. */
+    record ContainsToken(Expr input, Expr token, boolean caseInsensitive) implements Operation {
+    }
 }

@@ -9,6 +9,7 @@ import org.llmplatform.tracing.store.query.Expr.And;
 import org.llmplatform.tracing.store.query.Expr.Compare;
 import org.llmplatform.tracing.store.query.Expr.Comparison;
 import org.llmplatform.tracing.store.query.Expr.Contains;
+import org.llmplatform.tracing.store.query.Expr.ContainsToken;
 import org.llmplatform.tracing.store.query.Expr.Convert;
 import org.llmplatform.tracing.store.query.Expr.GetField;
 import org.llmplatform.tracing.store.query.Expr.In;
@@ -51,6 +52,9 @@ public final class ExprCompiler {
         }
         if (operation instanceof In in) {
             return in(in);
+        }
+        if (operation instanceof ContainsToken containsToken) {
+            return containsToken(containsToken);
         }
         return contains((Contains) operation);
     }
@@ -123,6 +127,16 @@ public final class ExprCompiler {
             substring = "lower(" + substring + ")";
         }
         return "coalesce(strpos(" + input + ", " + substring + ") > 0, false)";
+    }
+
+    private String containsToken(ContainsToken contains) {
+        String input = typed(value(contains.input()), SqlType.TEXT);
+        String token = typed(value(contains.token()), SqlType.TEXT);
+        if (contains.caseInsensitive()) {
+            input = "lower(" + input + ")";
+            token = "lower(" + token + ")";
+        }
+        return "coalesce(tracing.has_token(" + input + ", " + token + "), false)";
     }
 
     private SqlValue convert(Convert convert) {

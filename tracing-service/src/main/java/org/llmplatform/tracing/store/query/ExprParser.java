@@ -11,6 +11,7 @@ import org.llmplatform.tracing.store.query.Expr.And;
 import org.llmplatform.tracing.store.query.Expr.Compare;
 import org.llmplatform.tracing.store.query.Expr.Comparison;
 import org.llmplatform.tracing.store.query.Expr.Contains;
+import org.llmplatform.tracing.store.query.Expr.ContainsToken;
 import org.llmplatform.tracing.store.query.Expr.Convert;
 import org.llmplatform.tracing.store.query.Expr.ConvertTo;
 import org.llmplatform.tracing.store.query.Expr.GetField;
@@ -59,7 +60,7 @@ public final class ExprParser {
         if (parsed instanceof Operation operation) {
             return operation;
         }
-        throw invalid(at, "Expected an operation ($and, $or, $not, $eq, $gt, $gte, $lt, $lte, $in, $contains)");
+        throw invalid(at, "Expected an operation ($and, $or, $not, $eq, $gt, $gte, $lt, $lte, $in, $contains, $containsToken)");
     }
 
     private Expr expr(JsonNode node) {
@@ -86,7 +87,11 @@ public final class ExprParser {
             case "$or" -> new Or(operations(value, key));
             case "$not" -> new Not(operation(list(value, key, 1).get(0)));
             case "$in" -> in(value);
-            case "$contains" -> contains(value);
+            case "$contains" -> contains(value, key);
+            case "$containsToken" -> {
+                Contains contains = contains(value, key);
+                yield new ContainsToken(contains.input(), contains.substring(), contains.caseInsensitive());
+            }
             default -> throw invalid(at, "Unknown operation " + key);
         };
     }
@@ -128,15 +133,15 @@ public final class ExprParser {
         return new In(expr(pair.get(0)), candidates);
     }
 
-    private Contains contains(JsonNode value) {
+    private Contains contains(JsonNode value, String operator) {
         if (!value.isObject() || !value.has("input") || !value.has("substr")) {
-            throw invalid(at, "$contains takes {\"input\": …, \"substr\": …, \"case_insensitive\": false}");
+            throw invalid(at, operator + " takes {\"input\": …, \"substr\": …, \"case_insensitive\": false}");
         }
         Iterator<String> keys = value.fieldNames();
         while (keys.hasNext()) {
             String key = keys.next();
             if (!List.of("input", "substr", "case_insensitive").contains(key)) {
-                throw invalid(at, "Unknown key " + key + " in $contains");
+                throw invalid(at, "Unknown key " + key + " in " + operator);
             }
         }
         JsonNode caseInsensitive = value.path("case_insensitive");
