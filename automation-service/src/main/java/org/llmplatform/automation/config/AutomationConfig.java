@@ -62,11 +62,16 @@ public interface AutomationConfig {
         @WithDefault("60s")
         Duration lease();
 
+        /** How often due retries are looked for; new deliveries wake the dispatcher at once. */
         @WithDefault("100ms")
         Duration pollInterval();
 
-        /** Deliveries claimed (and sent concurrently) per round. */
-        @WithDefault("64")
+        /** Due deliveries claimed by one query. */
+        @WithDefault("128")
         int batchSize();
+
+        /** Attempts under way at once, per instance. */
+        @WithDefault("512")
+        int maxInFlight();
     }
 }

@@ -27,27 +27,33 @@ public class DeliveryAttempt {
     private final WebhookSecrets secrets;
     private final WebhookSender sender;
     private final RetryPolicy retries;
-    private final DeliveryStore deliveries;
+    private final AttemptRecorder recorder;
     private final WebhookStore webhooks;
     private final long disableAfterSeconds;
 
-    public DeliveryAttempt(WebhookSecrets secrets, WebhookSender sender, RetryPolicy retries, DeliveryStore deliveries,
+    public DeliveryAttempt(WebhookSecrets secrets, WebhookSender sender, RetryPolicy retries, AttemptRecorder recorder,
             WebhookStore webhooks, AutomationConfig config) {
         this.secrets = secrets;
         this.sender = sender;
         this.retries = retries;
-        this.deliveries = deliveries;
+        this.recorder = recorder;
         this.webhooks = webhooks;
         this.disableAfterSeconds = config.delivery().disableAfter().toSeconds();
     }
 
-    public Uni<Void> run(DeliveryJob job) {
+    /** The webhook's secrets, resolved once for the jobs of a claim that share them. */
+    public Uni<WebhookSecrets.Resolved> secretsOf(DeliveryJob job) {
+        return secrets.resolve(job.entity(), job.accessTokenSecret(), job.signingSecret());
+    }
+
+    /** Runs the attempt with the webhook's secrets ({@link #secretsOf}); completes once its outcome is recorded. */
+    public Uni<Void> run(DeliveryJob job, Uni<WebhookSecrets.Resolved> webhookSecrets) {
         Instant started = Instant.now();
         if (!job.webhookEnabled()) {
-            return deliveries.finish(job.id(), new AttemptOutcome(job.attemptNumber(), job.manual(), started, 0, null, null,
+            return record(job, new AttemptOutcome(job.attemptNumber(), job.manual(), started, 0, null, null,
                     "Not sent: the webhook is disabled", false, "DISCARDED", null));
         }
-        return secrets.resolve(job.entity(), job.accessTokenSecret(), job.signingSecret())
+        return webhookSecrets
                 .chain(resolved -> send(job, resolved, started))
                 .onFailure(WebhookSecrets.MissingSecret.class).recoverWithItem(missing ->
                         new SendResult(null, Map.of(), null, missing.getMessage(), false, 0))
@@ -78,19 +84,22 @@ public class DeliveryAttempt {
 
     private Uni<Void> conclude(DeliveryJob job, SendResult result, Instant started) {
         if (result.succeeded()) {
-            return deliveries.finish(job.id(), outcome(job, result, started, "SUCCEEDED", null))
-                    .chain(() -> webhooks.recordSuccess(job.webhookId()));
+            return record(job, outcome(job, result, started, "SUCCEEDED", null));
         }
         if (result.statusCode() != null && result.statusCode() == 410) {
-            return deliveries.finish(job.id(), outcome(job, result, started, "FAILED", null))
+            return record(job, outcome(job, result, started, "FAILED", null))
                     .chain(() -> disable(job, "The endpoint answered 410 Gone"));
         }
         Instant next = job.manual() ? null : retries.next(job.attemptNumber(), result, Instant.now());
-        return deliveries.finish(job.id(), outcome(job, result, started, next == null ? "FAILED" : "RETRY", next))
+        return record(job, outcome(job, result, started, next == null ? "FAILED" : "RETRY", next))
                 .chain(() -> webhooks.recordFailure(job.webhookId(), disableAfterSeconds))
                 .chain(overdue -> overdue
                         ? disable(job, "Every attempt failed for at least " + disableAfterSeconds + " s")
                         : Uni.createFrom().voidItem());
+    }
+
+    private Uni<Void> record(DeliveryJob job, AttemptOutcome outcome) {
+        return recorder.record(new DeliveryStore.Finished(job.id(), job.webhookId(), outcome));
     }
 
     private Uni<Void> disable(DeliveryJob job, String reason) {

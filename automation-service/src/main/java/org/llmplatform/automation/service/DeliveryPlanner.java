@@ -8,14 +8,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.llmplatform.automation.store.AutomationStore;
 import org.llmplatform.automation.store.AutomationStore.Candidate;
 import org.llmplatform.automation.store.DeliveryJob.EventFacts;
 import org.llmplatform.automation.store.DeliveryStore;
+import org.llmplatform.automation.store.NewDelivery;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
 
-/** Matches a newly stored event against the enabled automations and queues one delivery per match. */
+/** Matches newly stored events against the enabled automations and queues one delivery per match. */
 @ApplicationScoped
 public class DeliveryPlanner {
 
@@ -29,23 +31,34 @@ public class DeliveryPlanner {
         this.deliveries = deliveries;
     }
 
-    /** Runs inside the transaction that stored the event, so the event and its deliveries commit together. */
-    public Uni<Void> plan(SqlClient transaction, ArtifactEvent event) {
-        return automations.candidates(transaction, event).chain(candidates -> {
-            Uni<Void> queued = Uni.createFrom().voidItem();
-            for (Candidate candidate : candidates) {
-                JsonNode filter = EventFilter.unwrap(candidate.automation().event().filter());
-                if (!EventFilter.matches(filter, fields(event.aliases(), event.tags()))) {
-                    continue;
+    /**
+     * Runs inside the transaction that stored the events, so the events and their deliveries commit together;
+     * one query finds the automations of all of them, one pipelined batch inserts the deliveries. Returns how
+     * many deliveries it queued.
+     */
+    public Uni<Integer> plan(SqlClient transaction, List<ArtifactEvent> events) {
+        return automations.candidates(transaction, events).chain(candidates -> {
+            List<NewDelivery> planned = new ArrayList<>();
+            for (ArtifactEvent event : events) {
+                for (Candidate candidate : candidates) {
+                    if (candidate.considers(event)) {
+                        match(event, candidate).ifPresent(planned::add);
+                    }
                 }
-                List<String> matched = matched(event, filter);
-                String masked = PayloadTemplate.render(candidate.automation().action().payloadTemplate(),
-                        TemplateValues.of(facts(event), matched, maskedSecrets(candidate)), MASK).toString();
-                queued = queued.chain(() -> deliveries.insert(transaction, event.eventId(), candidate.automation(), matched,
-                        masked, candidate.webhookEnabled()));
             }
-            return queued;
+            return deliveries.insertAll(transaction, planned).replaceWith(planned.size());
         });
+    }
+
+    private static Optional<NewDelivery> match(ArtifactEvent event, Candidate candidate) {
+        JsonNode filter = EventFilter.unwrap(candidate.automation().event().filter());
+        if (!EventFilter.matches(filter, fields(event.aliases(), event.tags()))) {
+            return Optional.empty();
+        }
+        List<String> matched = matched(event, filter);
+        String masked = PayloadTemplate.render(candidate.automation().action().payloadTemplate(),
+                TemplateValues.of(facts(event), matched, maskedSecrets(candidate)), MASK).toString();
+        return Optional.of(new NewDelivery(event.eventId(), candidate.automation(), matched, masked, candidate.webhookEnabled()));
     }
 
     /** The alias and tag that an alias- or tag-added automation reports: those of the event its filter accepts alone. */

@@ -4,7 +4,9 @@ import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.llmplatform.automation.delivery.DeliveryDispatcher;
 import org.llmplatform.automation.store.EventStore;
@@ -35,19 +37,31 @@ public class EventService {
     }
 
     /**
-     * Stores a received event and queues its deliveries in one transaction; a redelivered event (same id)
-     * is dropped whole, so it never queues deliveries twice. Dispatchers are woken once it commits.
+     * Stores received events and queues their deliveries in one transaction. An event whose id is already
+     * stored (a redelivered record), or that repeats an earlier one of the list, is dropped whole, so it
+     * never queues deliveries twice. Dispatchers are woken once new deliveries commit.
      */
-    public Uni<Void> record(ArtifactEvent event) {
-        return pool.withTransaction(transaction -> store.insertOnce(transaction, event)
+    public Uni<Void> recordAll(List<ArtifactEvent> received) {
+        Map<String, ArtifactEvent> firstOfEachId = new LinkedHashMap<>();
+        received.forEach(event -> firstOfEachId.putIfAbsent(event.eventId(), event));
+        if (firstOfEachId.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<ArtifactEvent> distinct = List.copyOf(firstOfEachId.values());
+        return pool.withTransaction(transaction -> store.insertNew(transaction, distinct)
                         .chain(stored -> {
-                            if (!stored) {
-                                Log.debugf("Artifact event %s was already stored; dropped the redelivered copy", event.eventId());
-                                return Uni.createFrom().voidItem();
+                            if (stored.size() < distinct.size()) {
+                                Log.debugf("%d of %d artifact events were already stored; dropped the redelivered copies",
+                                        distinct.size() - stored.size(), distinct.size());
                             }
-                            return planner.plan(transaction, event);
+                            return stored.isEmpty() ? Uni.createFrom().item(0) : planner.plan(transaction, stored);
                         }))
-                .invoke(dispatcher::wake);
+                .invoke(queued -> {
+                    if (queued > 0) {
+                        dispatcher.wake();
+                    }
+                })
+                .replaceWithVoid();
     }
 
     public Uni<EventPage> page(EventQuery query) {

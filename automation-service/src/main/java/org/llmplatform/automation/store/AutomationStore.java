@@ -10,8 +10,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.llmplatform.automation.service.PayloadTemplate;
 import org.llmplatform.model.events.ArtifactEvent;
@@ -69,17 +71,32 @@ public class AutomationStore {
 
     /** An automation that may fire for an event, with the state of its webhook. */
     public record Candidate(Automation automation, boolean webhookEnabled, String signingSecret) {
+
+        /** Whether the event is of this automation's type and inside its scope; the filter is the caller's to apply. */
+        public boolean considers(ArtifactEvent event) {
+            Automation.Scope scope = automation.scope();
+            if (!scope.entity().equals(event.entity()) || !automation.event().type().equals(event.eventType().name())) {
+                return false;
+            }
+            return "ENTITY".equals(scope.type())
+                    || ((event.entity() + "/" + event.project()).equals(scope.project())
+                        && (scope.collection() == null || scope.collection().equals(event.collection())));
+        }
     }
 
-    /** The enabled automations of the event's type whose scope holds the event's collection; filters are applied by the caller. */
-    public Uni<List<Candidate>> candidates(SqlClient client, ArtifactEvent event) {
+    /**
+     * The enabled automations of every (entity, event type) among the events, in one query; which of them
+     * consider which event is {@link Candidate#considers}.
+     */
+    public Uni<List<Candidate>> candidates(SqlClient client, List<ArtifactEvent> events) {
+        Set<List<String>> keys = new LinkedHashSet<>();
+        events.forEach(event -> keys.add(List.of(event.entity(), event.eventType().name())));
         return client.preparedQuery("SELECT " + COLUMNS.replaceAll("(\\w+)", "a.$1") + """
                 , w.enabled AS webhook_enabled, w.signing_secret
                 FROM automation.automations a JOIN automation.webhooks w ON w.id = a.webhook_id
-                WHERE a.enabled AND a.entity = $1 AND a.event_type = $2
-                  AND (a.scope_type = 'ENTITY'
-                       OR (a.scope_project = $3 AND (a.scope_collection IS NULL OR a.scope_collection = $4)))""")
-                .execute(Tuple.of(event.entity(), event.eventType().name(), event.entity() + "/" + event.project(), event.collection()))
+                WHERE a.enabled AND (a.entity, a.event_type) IN (SELECT * FROM unnest($1::text[], $2::text[]))""")
+                .execute(Tuple.of(keys.stream().map(key -> key.get(0)).toArray(String[]::new),
+                        keys.stream().map(key -> key.get(1)).toArray(String[]::new)))
                 .map(rows -> {
                     List<Automation> automations = all(rows);
                     List<Candidate> candidates = new ArrayList<>();

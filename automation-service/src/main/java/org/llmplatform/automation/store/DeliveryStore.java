@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.llmplatform.automation.service.PayloadTemplate;
 
@@ -30,17 +32,24 @@ public class DeliveryStore {
         this.pool = pool;
     }
 
-    /** Queues one delivery; a second one for the same (event, automation) is dropped. */
-    public Uni<Void> insert(SqlClient client, String eventId, Automation automation, List<String> matchedValues,
-            String maskedPayload, boolean webhookEnabled) {
+    /** Queues the deliveries in one pipelined batch; a second one for the same (event, automation) is dropped. */
+    public Uni<Void> insertAll(SqlClient client, List<NewDelivery> deliveries) {
+        if (deliveries.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Tuple> rows = new ArrayList<>(deliveries.size());
+        for (NewDelivery delivery : deliveries) {
+            Automation automation = delivery.automation();
+            rows.add(Tuple.of(UUID.randomUUID(), delivery.eventId(), automation.id(), automation.action().webhookId(),
+                            automation.action().payloadTemplate().toString(), delivery.matchedValues().toArray(String[]::new))
+                    .addString(delivery.maskedPayload()).addString(delivery.webhookEnabled() ? "PENDING" : "DISCARDED"));
+        }
         return client.preparedQuery("""
                 INSERT INTO automation.deliveries
                     (id, event_id, automation_id, webhook_id, payload_template, matched_values, payload_masked, status)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 ON CONFLICT (event_id, automation_id) DO NOTHING""")
-                .execute(Tuple.of(UUID.randomUUID(), eventId, automation.id(), automation.action().webhookId(),
-                        automation.action().payloadTemplate().toString(), matchedValues.toArray(String[]::new))
-                        .addString(maskedPayload).addString(webhookEnabled ? "PENDING" : "DISCARDED"))
+                .executeBatch(rows)
                 .replaceWithVoid();
     }
 
@@ -52,8 +61,9 @@ public class DeliveryStore {
         return pool.preparedQuery("""
                 WITH due AS (
                     SELECT id FROM automation.deliveries
-                    WHERE (status IN ('PENDING', 'RETRY') AND next_attempt_at <= now())
-                       OR (status = 'SENDING' AND lease_until < now())
+                    WHERE status IN ('PENDING', 'RETRY', 'SENDING')
+                      AND ((status IN ('PENDING', 'RETRY') AND next_attempt_at <= now())
+                           OR (status = 'SENDING' AND lease_until < now()))
                     ORDER BY next_attempt_at
                     LIMIT $1
                     FOR UPDATE SKIP LOCKED),
@@ -94,24 +104,45 @@ public class DeliveryStore {
                 });
     }
 
-    /** Records the attempt and moves the delivery on, in one transaction. */
-    public Uni<Void> finish(UUID deliveryId, AttemptOutcome outcome) {
+    /**
+     * Records finished attempts and moves their deliveries on, all in one transaction of pipelined batches;
+     * clears the failure streak of the webhooks that answered 2xx.
+     */
+    public Uni<Void> finishAll(List<Finished> finished) {
+        List<Tuple> attempts = new ArrayList<>(finished.size());
+        List<Tuple> deliveries = new ArrayList<>(finished.size());
+        Set<UUID> answered = new LinkedHashSet<>();
+        for (Finished one : finished) {
+            AttemptOutcome outcome = one.outcome();
+            attempts.add(Tuple.of(one.deliveryId(), outcome.attemptNumber(), outcome.manual() ? "MANUAL" : "SCHEDULED",
+                            outcome.startedAt().atOffset(ZoneOffset.UTC), outcome.durationMs(), outcome.statusCode())
+                    .addString(outcome.responseBody()).addString(outcome.error()).addBoolean(outcome.succeeded()));
+            deliveries.add(Tuple.of(one.deliveryId(), outcome.nextStatus(),
+                    outcome.nextAttemptAt() == null ? null : outcome.nextAttemptAt().atOffset(ZoneOffset.UTC),
+                    outcome.statusCode(), outcome.error()));
+            if (outcome.succeeded()) {
+                answered.add(one.webhookId());
+            }
+        }
         return pool.withTransaction(connection -> connection.preparedQuery("""
                         INSERT INTO automation.attempts
                             (delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded)
                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""")
-                .execute(Tuple.of(deliveryId, outcome.attemptNumber(), outcome.manual() ? "MANUAL" : "SCHEDULED",
-                        outcome.startedAt().atOffset(ZoneOffset.UTC), outcome.durationMs(), outcome.statusCode())
-                        .addString(outcome.responseBody()).addString(outcome.error()).addBoolean(outcome.succeeded()))
+                .executeBatch(attempts)
                 .chain(() -> connection.preparedQuery("""
                         UPDATE automation.deliveries
                         SET status = $2, next_attempt_at = COALESCE($3, next_attempt_at), lease_until = NULL,
                             next_trigger = 'SCHEDULED', last_status_code = $4, last_error = $5, updated_at = now()
                         WHERE id = $1""")
-                        .execute(Tuple.of(deliveryId, outcome.nextStatus(),
-                                outcome.nextAttemptAt() == null ? null : outcome.nextAttemptAt().atOffset(ZoneOffset.UTC),
-                                outcome.statusCode(), outcome.error())))
+                        .executeBatch(deliveries))
+                .chain(() -> answered.isEmpty() ? Uni.createFrom().voidItem() : connection.preparedQuery("""
+                        UPDATE automation.webhooks SET failing_since = NULL WHERE id = ANY($1) AND failing_since IS NOT NULL""")
+                        .execute(Tuple.of(answered.toArray(UUID[]::new))).replaceWithVoid())
                 .replaceWithVoid());
+    }
+
+    /** A finished attempt of a delivery to a webhook. */
+    public record Finished(UUID deliveryId, UUID webhookId, AttemptOutcome outcome) {
     }
 
     /** The automation's deliveries newest first, each with its attempts. */

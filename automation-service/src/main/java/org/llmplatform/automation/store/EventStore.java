@@ -12,9 +12,11 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
 
@@ -36,27 +38,40 @@ public class EventStore {
         this.pool = pool;
     }
 
-    /** Stores the event unless one with its id is already there; true when this call stored it. */
-    public Uni<Boolean> insertOnce(SqlClient client, ArtifactEvent event) {
-        Tuple row = Tuple.tuple()
-                .addString(event.eventId())
-                .addString(event.eventType().name())
-                .addString(event.entity())
-                .addString(event.project())
-                .addString(event.collection())
-                .addString(event.version())
-                .addArrayOfString(strings(event.aliases()))
-                .addArrayOfString(strings(event.tags()))
-                .addString(event.author())
-                .addJsonObject(new JsonObject(event.metadata() == null ? Map.of() : event.metadata()))
-                .addOffsetDateTime(event.occurredAt() == null ? null : event.occurredAt().atOffset(ZoneOffset.UTC));
+    /**
+     * Stores, in one pipelined batch, those of the events whose id is not stored yet; returns them (the ones
+     * this call stored). The ids must be distinct.
+     */
+    public Uni<List<ArtifactEvent>> insertNew(SqlClient client, List<ArtifactEvent> events) {
+        List<Tuple> rows = new ArrayList<>(events.size());
+        for (ArtifactEvent event : events) {
+            rows.add(Tuple.tuple()
+                    .addString(event.eventId())
+                    .addString(event.eventType().name())
+                    .addString(event.entity())
+                    .addString(event.project())
+                    .addString(event.collection())
+                    .addString(event.version())
+                    .addArrayOfString(strings(event.aliases()))
+                    .addArrayOfString(strings(event.tags()))
+                    .addString(event.author())
+                    .addJsonObject(new JsonObject(event.metadata() == null ? Map.of() : event.metadata()))
+                    .addOffsetDateTime(event.occurredAt() == null ? null : event.occurredAt().atOffset(ZoneOffset.UTC)));
+        }
         return client.preparedQuery("""
                 INSERT INTO automation.events
                     (event_id, event_type, entity, project, collection, version, aliases, tags, author, metadata, occurred_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, COALESCE($11::timestamptz, now()))
-                ON CONFLICT (event_id) DO NOTHING""")
-                .execute(row)
-                .map(result -> result.rowCount() == 1);
+                ON CONFLICT (event_id) DO NOTHING
+                RETURNING event_id""")
+                .executeBatch(rows)
+                .map(results -> {
+                    Set<String> stored = new HashSet<>();
+                    for (RowSet<Row> result = results; result != null; result = result.next()) {
+                        result.forEach(row -> stored.add(row.getString(0)));
+                    }
+                    return events.stream().filter(event -> stored.contains(event.eventId())).toList();
+                });
     }
 
     public Uni<Optional<RecordedEvent>> find(String eventId) {

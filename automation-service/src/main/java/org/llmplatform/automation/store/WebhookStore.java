@@ -67,11 +67,6 @@ public class WebhookStore {
                 .execute(Tuple.of(id)).map(rows -> rows.rowCount() > 0);
     }
 
-    public Uni<Void> recordSuccess(UUID id) {
-        return pool.preparedQuery("UPDATE automation.webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL")
-                .execute(Tuple.of(id)).replaceWithVoid();
-    }
-
     /** Starts or continues the failure streak; true when the streak is now older than {@code disableAfterSeconds}. */
     public Uni<Boolean> recordFailure(UUID id, long disableAfterSeconds) {
         return pool.preparedQuery("""

@@ -1,32 +1,43 @@
 package org.llmplatform.automation.bench;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.restassured.RestAssured;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.llmplatform.automation.Api;
@@ -39,20 +50,24 @@ import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
- * Event published on Kafka → webhook received on a local receiver, through the real service, PostgreSQL and
- * Kafka of the test resources. Run with {@code bench/run.sh}; not part of the test suite.
+ * Event published on Kafka → signed webhook received by a local receiver, through the built service in its
+ * own JVM against the real PostgreSQL and Kafka of the test resources. The baseline is the receiver itself:
+ * the same bodies POSTed straight to it from this JVM at the same rate and concurrency, the floor of the
+ * latency and the ceiling of the throughput any sender reaches on this machine. The fault run restarts the
+ * service halfway and checks the delivery ledger against what the receiver saw. Run with {@code bench/run.sh}.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
 class DeliveryBenchmark {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path APPLICATION = Path.of(System.getProperty("bench.app", "target/quarkus-app/quarkus-run.jar"));
     private static final int RATE = Integer.getInteger("bench.rate", 200);
+    private static final int WARMUP_EVENTS = Integer.getInteger("bench.warmup", 3000);
     private static final int PACED_EVENTS = Integer.getInteger("bench.paced", 2000);
-    private static final int BURST_EVENTS = Integer.getInteger("bench.burst", 5000);
-    private static final int FAULT_EVENTS = Integer.getInteger("bench.fault", 1000);
+    private static final int BURST_EVENTS = Integer.getInteger("bench.burst", 10000);
+    private static final int FAULT_EVENTS = Integer.getInteger("bench.fault", 2000);
+    private static final int DIRECT_CONCURRENCY = 64;
 
+    private final Vertx vertx = Vertx.vertx();
     private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
     private final Map<String, Long> receivedAt = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> successes = new ConcurrentHashMap<>();
@@ -60,78 +75,150 @@ class DeliveryBenchmark {
 
     @Test
     void measure() throws Exception {
+        assertTrue(Files.isRegularFile(APPLICATION), APPLICATION.toAbsolutePath() + " is missing: bench/run.sh packages the application first");
         HttpServer receiver = receiver();
-        try {
-            String admin = TestIdentities.unique("bench");
-            String key = TestIdentities.userWithKey(admin);
-            String team = TestIdentities.unique("benchteam");
-            Teams.withAdmin(team, admin);
-            Api.putSecret(key, team, "SIGNING", "bench-signing-secret");
-            String webhook = Api.createWebhook(key, team, "bench", "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
-                    null, "SIGNING");
-            Api.createAutomation(key, Api.automation("bench", Api.projectScope(team, "llm"), "LINK_ARTIFACT", null, webhook,
-                    Map.of("id", "${event_author}", "version", "${artifact_version_string}")));
-            publish(team, 200, 0);
-            awaitAll(Duration.ofSeconds(60));
-            reset();
+        String hook = "http://127.0.0.1:" + receiver.actualPort() + "/hook";
+        try (ServiceProcess service = ServiceProcess.start(APPLICATION, serviceConfig(), new File("target/bench-service.log"))) {
+            RestAssured.baseURI = "http://127.0.0.1";
+            RestAssured.port = service.port();
+            String team = automationFor(hook);
+            Consumer<ArtifactEvent> kafka = ArtifactEventsTopic::publishAsync;
+            DirectPosts direct = new DirectPosts(vertx, receiver.actualPort());
 
-            publish(team, PACED_EVENTS, RATE);
-            awaitAll(Duration.ofSeconds(120));
-            List<Long> latencies = new ArrayList<>();
-            sentAt.forEach((id, sent) -> latencies.add(receivedAt.get(id) - sent));
-            Collections.sort(latencies);
-            report("paced %d events at %d/s: p50 %.1f ms, p99 %.1f ms, max %.1f ms", PACED_EVENTS, RATE,
-                    millis(latencies.get(latencies.size() / 2)), millis(latencies.get((int) (latencies.size() * 0.99))),
-                    millis(latencies.get(latencies.size() - 1)));
-            reset();
+            run(WARMUP_EVENTS, 0, id -> kafka.accept(event(team, id)));
+            run(WARMUP_EVENTS / 3, 0, direct::post);
 
-            long start = System.nanoTime();
-            publish(team, BURST_EVENTS, 0);
-            awaitAll(Duration.ofSeconds(300));
-            long last = Collections.max(receivedAt.values());
-            report("saturation: %d events delivered in %.2f s = %.0f deliveries/s", BURST_EVENTS, (last - start) / 1e9,
-                    BURST_EVENTS / ((last - start) / 1e9));
-            reportStages(team);
-            reset();
+            List<Long> ours = run(PACED_EVENTS, RATE, id -> kafka.accept(event(team, id)));
+            List<String> paced = List.copyOf(sentAt.keySet());
+            List<Long> floor = run(PACED_EVENTS, RATE, direct::post);
+            report("paced, %d events at %d/s, publish → webhook received: p50 %.1f ms, p99 %.1f ms, max %.1f ms"
+                    + " (target p99 ≤ 100 ms)", PACED_EVENTS, RATE, percentile(ours, 50), percentile(ours, 99), percentile(ours, 100));
+            report("  baseline, the same bodies POSTed straight to the receiver: p50 %.1f ms, p99 %.1f ms; ratio p99 %.1f×",
+                    percentile(floor, 50), percentile(floor, 99), percentile(ours, 99) / percentile(floor, 99));
+            reportLatencyStages(paced);
 
-            failureRate = 0.3;
-            publish(team, FAULT_EVENTS, RATE);
-            awaitAll(Duration.ofSeconds(300));
-            long twice = successes.values().stream().filter(count -> count.get() > 1).count();
-            report("fault run (30%% of requests fail): %d of %d events delivered with a 2xx, %d answered 2xx more than once",
-                    receivedAt.size(), FAULT_EVENTS, twice);
+            double throughput = saturate(BURST_EVENTS, id -> kafka.accept(event(team, id)));
+            List<String> burst = List.copyOf(sentAt.keySet());
+            double ceiling = saturate(BURST_EVENTS, direct::post);
+            report("saturation, %d events published at once: %.0f deliveries/s (target ≥ 1,000/s on 2 cores)", BURST_EVENTS, throughput);
+            report("  baseline, %d POSTs straight to the receiver, %d at a time: %.0f/s; ratio %.2f", BURST_EVENTS,
+                    DIRECT_CONCURRENCY, ceiling, throughput / ceiling);
+            reportStages(burst);
+
+            faultRun(service, team);
         } finally {
-            receiver.stop(0);
+            vertx.close().toCompletionStage().toCompletableFuture().get();
         }
     }
 
-    /** Where the time went: how fast the consumer stored events and queued deliveries, and how fast they were sent. */
-    private static void reportStages(String team) throws SQLException {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
-             Statement statement = connection.createStatement();
-             ResultSet stages = statement.executeQuery("""
-                     SELECT count(*) AS deliveries,
-                            extract(epoch FROM max(e.received_at) - min(e.received_at)) AS storing,
-                            extract(epoch FROM max(d.updated_at) - min(d.created_at)) AS sending
-                     FROM automation.deliveries d JOIN automation.events e ON e.event_id = d.event_id
-                     WHERE e.entity = '%s' AND e.received_at > now() - interval '5 minutes'""".formatted(team))) {
-            stages.next();
-            long deliveries = stages.getLong("deliveries");
-            report("  stages since the saturation run began: consumer stored %.0f events/s; dispatcher finished %.0f deliveries/s",
-                    deliveries / stages.getDouble("storing"), deliveries / stages.getDouble("sending"));
+    /**
+     * 30 % of requests fail at random and the service is restarted (SIGTERM, new JVM) halfway through the
+     * publishing. Every event must be delivered; a second 2xx for one event is a failure unless the ledger
+     * shows the first one was never recorded (the attempt was cut off by the restart).
+     */
+    private void faultRun(ServiceProcess service, String team) throws Exception {
+        reset();
+        failureRate = 0.3;
+        Thread publisher = new Thread(() -> publish(FAULT_EVENTS, RATE, id -> ArtifactEventsTopic.publishAsync(event(team, id))));
+        publisher.start();
+        await().atMost(Duration.ofMinutes(2)).until(() -> sentAt.size() >= FAULT_EVENTS / 2);
+        Duration away = service.restart();
+        publisher.join();
+        awaitAll(Duration.ofMinutes(5));
+        Ledger ledger = Ledger.settled(List.copyOf(sentAt.keySet()), Duration.ofMinutes(2));
+
+        int delivered = 0;
+        int unrecorded = 0;
+        int resentAfterRecorded = 0;
+        int duplicates = 0;
+        for (String id : sentAt.keySet()) {
+            int received = successes.getOrDefault(id, new AtomicInteger()).get();
+            Ledger.Entry entry = ledger.entries().get(id);
+            if (received > 0 && entry != null && "SUCCEEDED".equals(entry.status())) {
+                delivered++;
+            }
+            if (received > 1) {
+                duplicates++;
+            }
+            long recorded = entry == null ? 0 : entry.recordedSuccesses();
+            unrecorded += Math.max(0, received - recorded);
+            resentAfterRecorded += Math.max(0, recorded - 1);
         }
+        boolean pass = delivered == FAULT_EVENTS && resentAfterRecorded == 0;
+        report("fault run, %d events at %d/s, 30%% of requests fail, service restarted halfway (away %.1f s):", FAULT_EVENTS, RATE,
+                away.toMillis() / 1000.0);
+        report("  delivered %d of %d (receiver answered 2xx and the ledger says SUCCEEDED); %d attempts in the ledger, %d failed",
+                delivered, FAULT_EVENTS, ledger.attempts(), ledger.failedAttempts());
+        report("  events answered 2xx more than once: %d (2xx answers the ledger never recorded, cut off by the restart: %d;"
+                + " sent again after a recorded 2xx: %d)", duplicates, unrecorded, resentAfterRecorded);
+        report("  verdict: %s", pass ? "PASS" : "FAIL");
+        assertTrue(pass, "the fault run failed");
     }
 
-    private void publish(String team, int count, int perSecond) {
+    private String automationFor(String hook) {
+        String admin = TestIdentities.unique("bench");
+        String key = TestIdentities.userWithKey(admin);
+        String team = TestIdentities.unique("benchteam");
+        Teams.withAdmin(team, admin);
+        Api.putSecret(key, team, "SIGNING", "bench-signing-secret");
+        String webhook = Api.createWebhook(key, team, "bench", hook, null, "SIGNING");
+        Api.createAutomation(key, Api.automation("bench", Api.projectScope(team, "llm"), "LINK_ARTIFACT", null, webhook,
+                Map.of("id", "${event_author}", "version", "${artifact_version_string}")));
+        return team;
+    }
+
+    private static Map<String, String> serviceConfig() {
+        PlatformTestResources.Engines engines = PlatformTestResources.engines();
+        Map<String, String> config = new HashMap<>(engines.postgres().quarkusConfig());
+        config.put("kafka.bootstrap.servers", engines.kafkaBootstrapServers());
+        config.put("platform.auth.bootstrap-admin-key", PlatformTestResources.ADMIN_KEY);
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        config.put("automation.secrets.active-key-id", "bench");
+        config.put("automation.secrets.keys.bench", Base64.getEncoder().encodeToString(key));
+        config.put("automation.delivery.allow-http", "true");
+        config.put("automation.delivery.allowed-networks", "127.0.0.1/32");
+        // bench/run.sh passes the retry schedule and log levels on.
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("automation.") || name.startsWith("quarkus.log")) {
+                config.put(name, System.getProperty(name));
+            }
+        }
+        return config;
+    }
+
+    private static ArtifactEvent event(String team, String id) {
+        return new ArtifactEvent(ArtifactEvent.SCHEMA_VERSION, id, ArtifactEventType.LINK_ARTIFACT, team, "llm",
+                "model-" + Math.floorMod(id.hashCode(), 8), "v1", List.of("latest"), List.of(), id, Map.of(), Instant.now());
+    }
+
+    /** Sends {@code count} ids (paced when {@code perSecond} > 0), waits for all, returns the latencies sorted. */
+    private List<Long> run(int count, int perSecond, Consumer<String> send) {
+        reset();
+        publish(count, perSecond, send);
+        awaitAll(Duration.ofMinutes(3));
+        List<Long> latencies = new ArrayList<>();
+        sentAt.forEach((id, sent) -> latencies.add(receivedAt.get(id) - sent));
+        Collections.sort(latencies);
+        return latencies;
+    }
+
+    /** Sends {@code count} ids at once; returns deliveries per second from the first send to the last receipt. */
+    private double saturate(int count, Consumer<String> send) {
+        reset();
+        long start = System.nanoTime();
+        publish(count, 0, send);
+        awaitAll(Duration.ofMinutes(5));
+        return count / ((Collections.max(receivedAt.values()) - start) / 1e9);
+    }
+
+    private void publish(int count, int perSecond, Consumer<String> send) {
         long interval = perSecond == 0 ? 0 : 1_000_000_000L / perSecond;
         long next = System.nanoTime();
         for (int i = 0; i < count; i++) {
             String id = UUID.randomUUID().toString();
-            ArtifactEvent event = new ArtifactEvent(ArtifactEvent.SCHEMA_VERSION, id, ArtifactEventType.LINK_ARTIFACT, team, "llm",
-                    "model-" + (i % 8), "v" + i, List.of("latest"), List.of(), id, Map.of(), Instant.now());
             sentAt.put(id, System.nanoTime());
-            ArtifactEventsTopic.publishAsync(event);
+            send.accept(id);
             if (interval > 0) {
                 next += interval;
                 LockSupport.parkNanos(next - System.nanoTime());
@@ -139,8 +226,52 @@ class DeliveryBenchmark {
         }
     }
 
+    /** Where the time went in the saturation run: how fast the consumer stored events, and the dispatcher sent them. */
+    private static void reportStages(List<String> eventIds) throws SQLException {
+        try (Connection connection = connect();
+             PreparedStatement statement = connection.prepareStatement("""
+                     SELECT count(*) AS deliveries,
+                            extract(epoch FROM max(e.received_at) - min(e.received_at)) AS storing,
+                            extract(epoch FROM max(d.updated_at) - min(d.created_at)) AS sending
+                     FROM automation.deliveries d JOIN automation.events e ON e.event_id = d.event_id
+                     WHERE e.event_id = ANY(?)""")) {
+            statement.setArray(1, connection.createArrayOf("text", eventIds.toArray()));
+            try (ResultSet stages = statement.executeQuery()) {
+                stages.next();
+                long deliveries = stages.getLong("deliveries");
+                report("  stages: the consumer stored %.0f events/s; the dispatcher finished %.0f deliveries/s",
+                        deliveries / stages.getDouble("storing"), deliveries / stages.getDouble("sending"));
+            }
+        }
+    }
+
+    /** Where the latency of the paced run went, from the service's own timestamps (p50 / p99 of each stage). */
+    private static void reportLatencyStages(List<String> eventIds) throws SQLException {
+        try (Connection connection = connect();
+             PreparedStatement statement = connection.prepareStatement("""
+                     SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM e.received_at - e.occurred_at)) AS consumed,
+                            percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM a.started_at - d.created_at)) AS queued,
+                            percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY a.duration_ms / 1000.0) AS sent
+                     FROM automation.events e
+                     JOIN automation.deliveries d ON d.event_id = e.event_id
+                     JOIN automation.attempts a ON a.delivery_id = d.id AND a.attempt_number = 1
+                     WHERE e.event_id = ANY(?)""")) {
+            statement.setArray(1, connection.createArrayOf("text", eventIds.toArray()));
+            try (ResultSet stages = statement.executeQuery()) {
+                stages.next();
+                report("  stages (p50 / p99 ms): published → stored by the consumer %s; stored → attempt started %s; POST %s",
+                        millis(stages.getArray("consumed")), millis(stages.getArray("queued")), millis(stages.getArray("sent")));
+            }
+        }
+    }
+
+    private static String millis(Array seconds) throws SQLException {
+        Object[] values = (Object[]) seconds.getArray();
+        return String.format("%.1f / %.1f", ((Number) values[0]).doubleValue() * 1000, ((Number) values[1]).doubleValue() * 1000);
+    }
+
     private void awaitAll(Duration within) {
-        await().atMost(within).pollInterval(Duration.ofMillis(100)).until(() -> receivedAt.keySet().containsAll(sentAt.keySet()));
+        await().atMost(within).pollInterval(Duration.ofMillis(20)).until(() -> receivedAt.keySet().containsAll(sentAt.keySet()));
     }
 
     private void reset() {
@@ -149,33 +280,116 @@ class DeliveryBenchmark {
         successes.clear();
     }
 
-    private HttpServer receiver() throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
-        server.setExecutor(Executors.newFixedThreadPool(32));
-        server.createContext("/", exchange -> {
-            byte[] body;
-            try (InputStream in = exchange.getRequestBody()) {
-                body = in.readAllBytes();
-            }
-            long now = System.nanoTime();
-            boolean fail = failureRate > 0 && ThreadLocalRandom.current().nextDouble() < failureRate;
-            if (!fail) {
-                String id = JSON.readTree(body).get("id").asText();
-                receivedAt.putIfAbsent(id, now);
-                successes.computeIfAbsent(id, any -> new AtomicInteger()).incrementAndGet();
-            }
-            exchange.sendResponseHeaders(fail ? 500 : 204, -1);
-            exchange.close();
-        });
-        server.start();
-        return server;
+    /** The webhook receiver: one Vert.x event loop, so that it costs the machine as little as it can. */
+    private HttpServer receiver() throws Exception {
+        return vertx.createHttpServer(new HttpServerOptions().setAcceptBacklog(1024))
+                .requestHandler(request -> request.body().onSuccess(body -> {
+                    long now = System.nanoTime();
+                    boolean fail = failureRate > 0 && ThreadLocalRandom.current().nextDouble() < failureRate;
+                    if (!fail) {
+                        String id = new JsonObject(body).getString("id");
+                        receivedAt.putIfAbsent(id, now);
+                        successes.computeIfAbsent(id, any -> new AtomicInteger()).incrementAndGet();
+                    }
+                    request.response().setStatusCode(fail ? 500 : 204).end();
+                }))
+                .listen(0, "127.0.0.1")
+                .toCompletionStage().toCompletableFuture().get();
     }
 
-    private static double millis(long nanos) {
-        return nanos / 1e6;
+    private static Connection connect() throws SQLException {
+        PostgresServer postgres = PlatformTestResources.engines().postgres();
+        return DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+    }
+
+    private static double percentile(List<Long> sortedNanos, int percent) {
+        int index = Math.min(sortedNanos.size() - 1, (int) (sortedNanos.size() * (percent / 100.0)));
+        return sortedNanos.get(index) / 1e6;
     }
 
     private static void report(String format, Object... values) {
         System.out.println("BENCH " + String.format(format, values));
+    }
+
+    /**
+     * POSTs the body a delivery would carry straight to the receiver with the service's HTTP client (Vert.x,
+     * pooled keep-alive connections), at most {@value #DIRECT_CONCURRENCY} at a time.
+     */
+    private static final class DirectPosts {
+        private final HttpClient client;
+        private final Semaphore room = new Semaphore(DIRECT_CONCURRENCY);
+        private final int port;
+
+        DirectPosts(Vertx vertx, int port) {
+            this.client = vertx.createHttpClient(new HttpClientOptions().setMaxPoolSize(DIRECT_CONCURRENCY).setKeepAlive(true));
+            this.port = port;
+        }
+
+        void post(String id) {
+            room.acquireUninterruptibly();
+            send(id, 3);
+        }
+
+        /** A request that fails or gets no answer within 10 s is sent again, so a lost one cannot stall the run. */
+        private void send(String id, int tries) {
+            RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
+                    .setURI("/hook").setTimeout(10_000).putHeader("Content-Type", "application/json");
+            client.request(options)
+                    .compose(request -> request.send("{\"id\":\"" + id + "\",\"version\":\"v1\"}"))
+                    .compose(HttpClientResponse::body)
+                    .onComplete(done -> {
+                        if (done.failed() && tries > 1) {
+                            send(id, tries - 1);
+                        } else {
+                            room.release();
+                        }
+                    });
+        }
+    }
+
+    /** What the service's tables say about a set of events: each delivery's status and recorded 2xx attempts. */
+    private record Ledger(Map<String, Entry> entries, long attempts, long failedAttempts) {
+
+        record Entry(String status, long recordedSuccesses) {
+        }
+
+        /** The ledger once no delivery of the events is pending or in flight any more (or after {@code within}). */
+        static Ledger settled(List<String> eventIds, Duration within) throws Exception {
+            long deadline = System.nanoTime() + within.toNanos();
+            Ledger ledger = read(eventIds);
+            while (ledger.entries().values().stream().anyMatch(entry -> !"SUCCEEDED".equals(entry.status()))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+                ledger = read(eventIds);
+            }
+            return ledger;
+        }
+
+        static Ledger read(List<String> eventIds) throws SQLException {
+            try (Connection connection = connect();
+                 PreparedStatement statement = connection.prepareStatement("""
+                         SELECT sent.event_id, d.status,
+                                count(a.id) FILTER (WHERE a.succeeded) AS recorded_successes,
+                                count(a.id) AS attempts,
+                                count(a.id) FILTER (WHERE NOT a.succeeded) AS failed
+                         FROM unnest(?::text[]) AS sent(event_id)
+                         LEFT JOIN automation.deliveries d ON d.event_id = sent.event_id
+                         LEFT JOIN automation.attempts a ON a.delivery_id = d.id
+                         GROUP BY sent.event_id, d.status""")) {
+                Array ids = connection.createArrayOf("text", eventIds.toArray());
+                statement.setArray(1, ids);
+                Map<String, Entry> entries = new HashMap<>();
+                long attempts = 0;
+                long failed = 0;
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        entries.put(rows.getString("event_id"), new Entry(rows.getString("status"), rows.getLong("recorded_successes")));
+                        attempts += rows.getLong("attempts");
+                        failed += rows.getLong("failed");
+                    }
+                }
+                return new Ledger(entries, attempts, failed);
+            }
+        }
     }
 }

@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -108,6 +110,35 @@ class ArtifactEventConsumerTest {
         ConsumerRecord<String, String> dead = ArtifactEventsTopic.deadLetter(garbage, PATIENCE);
         assertEquals(next.key(), dead.key());
         assertTrue(reason(dead).contains("not a valid artifact event"), reason(dead));
+    }
+
+    @Test
+    void aPoisonRecordAmongManyEventsIsTheOnlyOneDeadLetteredAndCopiesAreStoredOnce() {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        List<ArtifactEvent> events = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            events.add(ArtifactEventsTopic.event(user, "llm", now.plusSeconds(i)));
+        }
+        ArtifactEvent first = events.get(0);
+        ArtifactEvent copyOfFirst = new ArtifactEvent(first.schemaVersion(), first.eventId(), first.eventType(), first.entity(),
+                first.project(), first.collection(), "v99", first.aliases(), first.tags(), first.author(), first.metadata(),
+                first.occurredAt());
+        String poison = "[\"a list, not an event\", \"" + UUID.randomUUID() + "\"]";
+        events.subList(0, 5).forEach(ArtifactEventsTopic::publishAsync);
+        ArtifactEventsTopic.send(first.key(), poison);
+        ArtifactEventsTopic.publishAsync(copyOfFirst);
+        events.subList(5, 10).forEach(ArtifactEventsTopic::publishAsync);
+
+        events.forEach(event -> awaitVisible(event.eventId()));
+        List<String> newestFirst = new ArrayList<>(events.stream().map(ArtifactEvent::eventId).toList());
+        Collections.reverse(newestFirst);
+        given().header("Authorization", "Bearer " + key)
+                .queryParam("entity", user)
+                .get("/events")
+                .then().statusCode(200)
+                .body("data.event_id", equalTo(newestFirst))
+                .body("data[9].version", equalTo("v0"));
+        assertTrue(reason(ArtifactEventsTopic.deadLetter(poison, PATIENCE)).contains("not a valid artifact event"));
     }
 
     @Test
