@@ -13,7 +13,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.inference.service.ChatCall;
@@ -21,6 +20,7 @@ import org.llmplatform.inference.service.ChatCompletionService;
 import org.llmplatform.inference.service.ChatStream;
 import org.llmplatform.inference.service.ProjectAttribution;
 import org.llmplatform.inference.service.ProjectPolicy;
+import org.llmplatform.inference.service.RequestIds;
 import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
@@ -70,7 +70,7 @@ public class ChatCompletionsResource {
         policy.admit(project.toString(), request.model());
         String user = attribution.userName();
         String responseRequestId = requestId != null && !requestId.isBlank()
-                ? requestId : UUID.randomUUID().toString().replace("-", "");
+                ? requestId : RequestIds.random().toString().replace("-", "");
         if (upstream.serves(request.model())) {
             return RestMulti.fromUniResponse(
                     upstream.forward((ObjectNode) body, request.model(), project, user, requestId,

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.llmplatform.inference.messaging.UsagePublisher;
 import org.llmplatform.inference.service.checkpoint.CheckpointModels;
@@ -71,7 +70,7 @@ public class ChatCompletionService {
         CompletionPlan plan = planner.plan(request, model);
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
-                : request.requestId() != null ? request.requestId() : UUID.randomUUID().toString();
+                : request.requestId() != null ? request.requestId() : RequestIds.random().toString();
         Instant now = Instant.now();
         return new ChatCall("chatcmpl-" + base, base, now.getEpochSecond(), request, plan, project, user, now, permit,
                 new AtomicIntegerArray(plan.choices()));

@@ -47,14 +47,19 @@ public class ProjectPolicy {
                 config.limits().requestsPerMinute()), MINUTE, now, 1);
     }
 
-    /** Charges the tokens of a finished request to its project's token windows. */
+    /** Charges the tokens of a finished request to its project's token windows (those a limit applies to). */
     public void charge(String project, long tokens) {
         if (tokens <= 0) {
             return;
         }
+        Optional<GatewayConfig.ProjectRules> rules = Optional.ofNullable(config.projects().get(project));
         long now = clock.millis();
-        window(project, "tokens per min (TPM)", MINUTE, now).add(now, tokens);
-        window(project, "tokens per day (TPD)", DAY, now).add(now, tokens);
+        if (limit(rules, GatewayConfig.ProjectRules::tokensPerMinute, config.limits().tokensPerMinute()).isPresent()) {
+            window(project, "tokens per min (TPM)", MINUTE, now).add(now, tokens);
+        }
+        if (limit(rules, GatewayConfig.ProjectRules::tokensPerDay, config.limits().tokensPerDay()).isPresent()) {
+            window(project, "tokens per day (TPD)", DAY, now).add(now, tokens);
+        }
     }
 
     private void check(String project, String kind, Optional<Long> limit, Duration length, long now, long taking) {

@@ -6,7 +6,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.llmplatform.inference.messaging.UsagePublisher;
@@ -50,9 +49,10 @@ public class UpstreamCompletionService {
      */
     public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
             String requestIdHeader, long arrivedNanos) {
-        ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
+        String projectId = project.toString();
+        ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
-                : body.path("request_id").isTextual() ? body.get("request_id").asText() : UUID.randomUUID().toString();
+                : body.path("request_id").isTextual() ? body.get("request_id").asText() : RequestIds.random().toString();
         boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally();
         Instant started = Instant.now();
@@ -62,13 +62,13 @@ public class UpstreamCompletionService {
                     return new UpstreamReply(reply.status(), reply.contentType(), reply.body()
                             .onTermination().invoke((failure, cancelled) -> {
                                 permit.release();
-                                policy.charge(project.toString(), tally.prompt.get() + tally.completion.get());
+                                policy.charge(projectId, tally.prompt.get() + tally.completion.get());
                                 overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
                                 String status = failure != null || reply.status() != 200 || tally.failed.get() ? "error"
                                         : cancelled ? "cancelled" : "success";
                                 Instant ended = Instant.now();
                                 usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
-                                        project.toString(), user, model, tally.prompt.get(), tally.completion.get(),
+                                        projectId, user, model, tally.prompt.get(), tally.completion.get(),
                                         Duration.between(started, ended).toMillis(), status, started, ended));
                             }), beforeFirstByte);
                 })

@@ -31,11 +31,12 @@ final class BodyReader {
         issues.add(new ValidationIssue(type, loc, msg, input));
     }
 
+    /** Built for every field of every request, so one array copy and no growing list. */
     static List<Object> loc(Object... path) {
-        List<Object> loc = new ArrayList<>();
-        loc.add("body");
-        loc.addAll(List.of(path));
-        return loc;
+        Object[] loc = new Object[path.length + 1];
+        loc[0] = "body";
+        System.arraycopy(path, 0, loc, 1, path.length);
+        return List.of(loc);
     }
 
     static List<Object> child(List<Object> parent, Object key) {

@@ -113,7 +113,7 @@ public class UpstreamRouter {
         Buffer payload = payloads.forModel(target.upstreamModel());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(target.upstream().url().replaceAll("/+$", "") + "/chat/completions")
+                .setAbsoluteURI(target.completionsUrl())
                 .setIdleTimeout(target.upstream().readTimeout().toMillis())
                 .putHeader("Content-Type", "application/json")
                 .putHeader("X-Request-Id", requestId);
@@ -283,6 +283,15 @@ public class UpstreamRouter {
     private record Target(String id, GatewayConfig.Upstream upstream) {
         String upstreamModel() {
             return upstream.model().orElse(id);
+        }
+
+        String completionsUrl() {
+            String url = upstream.url();
+            int end = url.length();
+            while (end > 0 && url.charAt(end - 1) == '/') {
+                end--;
+            }
+            return url.substring(0, end) + "/chat/completions";
         }
     }
 
