@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.restassured.RestAssured;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -33,7 +32,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -66,6 +68,8 @@ class DeliveryBenchmark {
     private static final int BURST_EVENTS = Integer.getInteger("bench.burst", 10000);
     private static final int FAULT_EVENTS = Integer.getInteger("bench.fault", 2000);
     private static final int DIRECT_CONCURRENCY = 64;
+    /** The most any one phase (publishing, then waiting for every receipt) may take before the run fails. */
+    private static final Duration PHASE_DEADLINE = Duration.ofMinutes(Integer.getInteger("bench.phase-minutes", 4));
 
     private final Vertx vertx = Vertx.vertx();
     private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
@@ -83,7 +87,7 @@ class DeliveryBenchmark {
             RestAssured.port = service.port();
             String team = automationFor(hook);
             Consumer<ArtifactEvent> kafka = ArtifactEventsTopic::publishAsync;
-            DirectPosts direct = new DirectPosts(vertx, receiver.actualPort());
+            DirectPosts direct = new DirectPosts(receiver.actualPort());
 
             run(WARMUP_EVENTS, 0, id -> kafka.accept(event(team, id)));
             run(WARMUP_EVENTS / 3, 0, direct::post);
@@ -106,6 +110,7 @@ class DeliveryBenchmark {
             reportStages(burst);
 
             faultRun(service, team);
+            direct.close();
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get();
         }
@@ -121,10 +126,11 @@ class DeliveryBenchmark {
         failureRate = 0.3;
         Thread publisher = new Thread(() -> publish(FAULT_EVENTS, RATE, id -> ArtifactEventsTopic.publishAsync(event(team, id))));
         publisher.start();
-        await().atMost(Duration.ofMinutes(2)).until(() -> sentAt.size() >= FAULT_EVENTS / 2);
+        await().atMost(PHASE_DEADLINE).until(() -> sentAt.size() >= FAULT_EVENTS / 2);
         Duration away = service.restart();
-        publisher.join();
-        awaitAll(Duration.ofMinutes(5));
+        publisher.join(PHASE_DEADLINE.toMillis());
+        assertTrue(!publisher.isAlive(), "publishing the fault run's events did not end within " + PHASE_DEADLINE);
+        awaitAll();
         Ledger ledger = Ledger.settled(List.copyOf(sentAt.keySet()), Duration.ofMinutes(2));
 
         int delivered = 0;
@@ -196,7 +202,7 @@ class DeliveryBenchmark {
     private List<Long> run(int count, int perSecond, Consumer<String> send) {
         reset();
         publish(count, perSecond, send);
-        awaitAll(Duration.ofMinutes(3));
+        awaitAll();
         List<Long> latencies = new ArrayList<>();
         sentAt.forEach((id, sent) -> latencies.add(receivedAt.get(id) - sent));
         Collections.sort(latencies);
@@ -208,14 +214,18 @@ class DeliveryBenchmark {
         reset();
         long start = System.nanoTime();
         publish(count, 0, send);
-        awaitAll(Duration.ofMinutes(5));
+        awaitAll();
         return count / ((Collections.max(receivedAt.values()) - start) / 1e9);
     }
 
     private void publish(int count, int perSecond, Consumer<String> send) {
         long interval = perSecond == 0 ? 0 : 1_000_000_000L / perSecond;
         long next = System.nanoTime();
+        long deadline = next + PHASE_DEADLINE.toNanos();
         for (int i = 0; i < count; i++) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("publishing stalled: " + i + " of " + count + " sent within " + PHASE_DEADLINE);
+            }
             String id = UUID.randomUUID().toString();
             sentAt.put(id, System.nanoTime());
             send.accept(id);
@@ -270,8 +280,10 @@ class DeliveryBenchmark {
         return String.format("%.1f / %.1f", ((Number) values[0]).doubleValue() * 1000, ((Number) values[1]).doubleValue() * 1000);
     }
 
-    private void awaitAll(Duration within) {
-        await().atMost(within).pollInterval(Duration.ofMillis(20)).until(() -> receivedAt.keySet().containsAll(sentAt.keySet()));
+    private void awaitAll() {
+        await("every sent id received within " + PHASE_DEADLINE + " (see the missing count in the failure)")
+                .atMost(PHASE_DEADLINE).pollInterval(Duration.ofMillis(20))
+                .until(() -> sentAt.size() - receivedAt.size(), missing -> missing == 0 && receivedAt.keySet().containsAll(sentAt.keySet()));
     }
 
     private void reset() {
@@ -312,38 +324,52 @@ class DeliveryBenchmark {
     }
 
     /**
-     * POSTs the body a delivery would carry straight to the receiver with the service's HTTP client (Vert.x,
-     * pooled keep-alive connections), at most {@value #DIRECT_CONCURRENCY} at a time.
+     * POSTs the body a delivery would carry straight to the receiver with the JDK's HTTP client (keep-alive
+     * connections, two threads), at most {@value #DIRECT_CONCURRENCY} at a time. Every request has a timeout
+     * and a free slot is waited for only so long, so a lost request fails the run instead of stalling it.
      */
-    private static final class DirectPosts {
-        private final HttpClient client;
-        private final Semaphore room = new Semaphore(DIRECT_CONCURRENCY);
-        private final int port;
+    private static final class DirectPosts implements AutoCloseable {
+        private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+        private static final int TRIES = 3;
 
-        DirectPosts(Vertx vertx, int port) {
-            this.client = vertx.createHttpClient(new HttpClientOptions().setMaxPoolSize(DIRECT_CONCURRENCY).setKeepAlive(true));
-            this.port = port;
+        private final ExecutorService threads = Executors.newFixedThreadPool(2);
+        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(REQUEST_TIMEOUT).executor(threads).build();
+        private final Semaphore room = new Semaphore(DIRECT_CONCURRENCY);
+        private final URI hook;
+
+        DirectPosts(int port) {
+            this.hook = URI.create("http://127.0.0.1:" + port + "/hook");
         }
 
         void post(String id) {
-            room.acquireUninterruptibly();
-            send(id, 3);
+            try {
+                if (!room.tryAcquire(TRIES * REQUEST_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("direct POSTs stalled: no slot of " + DIRECT_CONCURRENCY + " freed");
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(interrupted);
+            }
+            send(id, TRIES);
         }
 
-        /** A request that fails or gets no answer within 10 s is sent again, so a lost one cannot stall the run. */
+        /** A request that fails or gets no answer in time is sent again; the slot is freed whatever happens. */
         private void send(String id, int tries) {
-            RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
-                    .setURI("/hook").setTimeout(10_000).putHeader("Content-Type", "application/json");
-            client.request(options)
-                    .compose(request -> request.send("{\"id\":\"" + id + "\",\"version\":\"v1\"}"))
-                    .compose(HttpClientResponse::body)
-                    .onComplete(done -> {
-                        if (done.failed() && tries > 1) {
-                            send(id, tries - 1);
-                        } else {
-                            room.release();
-                        }
-                    });
+            HttpRequest request = HttpRequest.newBuilder(hook).timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"" + id + "\",\"version\":\"v1\"}")).build();
+            client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+                if (failure != null && tries > 1) {
+                    send(id, tries - 1);
+                } else {
+                    room.release();
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            threads.shutdownNow();
         }
     }
 
