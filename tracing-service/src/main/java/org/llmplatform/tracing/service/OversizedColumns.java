@@ -19,6 +19,14 @@ public final class OversizedColumns {
     /** The columns (JSON text, null for none) in the same order, the largest replaced until they fit. */
     public static List<String> fit(String... columns) {
         List<String> fitted = new ArrayList<>(Arrays.asList(columns));
+        long utf8Bound = 0;
+        for (String column : columns) {
+            utf8Bound += column == null ? 0 : 3L * column.length();
+        }
+        if (utf8Bound <= MAX_ROW_BYTES) {
+            // A UTF-16 unit never takes more than 3 bytes, so the usual part fits without encoding anything.
+            return fitted;
+        }
         long[] sizes = Arrays.stream(columns).mapToLong(OversizedColumns::bytes).toArray();
         while (Arrays.stream(sizes).sum() > MAX_ROW_BYTES) {
             int largest = IntStream.range(0, sizes.length).boxed()

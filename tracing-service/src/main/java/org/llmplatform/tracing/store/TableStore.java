@@ -4,7 +4,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,7 +16,8 @@ import org.llmplatform.tracing.store.query.SqlStatement;
 
 /**
  * The SQL over {@code tracing.table_rows} and {@code tracing.tables}. Rows are written in chunks of
- * {@link #CHUNK} through {@code unnest}, one statement per chunk, so a 100,000-row table is 20 round trips.
+ * {@link #CHUNK} through {@code unnest}, one statement per chunk, so a 100,000-row table is 20
+ * pipelined statements.
  * Rows are read by a lateral index lookup per row digest, fenced with {@code OFFSET 0}: as a join the
  * planner, which guesses 10 elements for {@code unnest}, may unnest the array once per stored row.
  */
@@ -52,24 +52,25 @@ public class TableStore {
         this.pool = pool;
     }
 
-    /** Stores the rows not stored yet and the table, in one transaction. */
+    /**
+     * Stores the rows not stored yet and the table, in one transaction. The statements are sent
+     * together (the connection pipelines them), so PostgreSQL works through one chunk while the next
+     * is encoded and on its way instead of waiting a round trip between chunks.
+     */
     public Uni<Void> insert(String projectId, String tableDigest, List<String> rowDigests, List<String> newDigests,
             List<String> newDumps) {
-        return pool.withTransaction(tx -> insertRows(tx, projectId, newDigests, newDumps, 0)
-                .chain(() -> tx.preparedQuery(INSERT_TABLE)
-                        .execute(Tuple.of(projectId, tableDigest, rowDigests.toArray(String[]::new))))
-                .replaceWithVoid());
-    }
-
-    private static Uni<Void> insertRows(SqlClient tx, String projectId, List<String> digests, List<String> dumps, int from) {
-        if (from >= digests.size()) {
-            return Uni.createFrom().voidItem();
-        }
-        int to = Math.min(from + CHUNK, digests.size());
-        return tx.preparedQuery(INSERT_ROWS)
-                .execute(Tuple.of(projectId, digests.subList(from, to).toArray(String[]::new),
-                        dumps.subList(from, to).toArray(String[]::new)))
-                .chain(() -> insertRows(tx, projectId, digests, dumps, to));
+        return pool.withTransaction(tx -> {
+            List<Uni<Void>> statements = new ArrayList<>();
+            for (int from = 0; from < newDigests.size(); from += CHUNK) {
+                int to = Math.min(from + CHUNK, newDigests.size());
+                Tuple chunk = Tuple.of(projectId, newDigests.subList(from, to).toArray(String[]::new),
+                        newDumps.subList(from, to).toArray(String[]::new));
+                statements.add(tx.preparedQuery(INSERT_ROWS).execute(chunk).replaceWithVoid());
+            }
+            statements.add(tx.preparedQuery(INSERT_TABLE)
+                    .execute(Tuple.of(projectId, tableDigest, rowDigests.toArray(String[]::new))).replaceWithVoid());
+            return Uni.join().all(statements).andFailFast().replaceWithVoid();
+        });
     }
 
     public Uni<Optional<List<String>>> rowDigests(String projectId, String tableDigest) {

@@ -42,6 +42,8 @@ public class SpanToCall {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{32}");
     private static final Pattern SPAN_ID = Pattern.compile("[0-9a-f]{16}");
+    private static final Pattern TOKEN_COUNT = Pattern.compile("\\d{1,18}");
+    private static final Pattern STEP = Pattern.compile("-?\\d{1,18}");
 
     private static final List<String> INPUT_KEYS = List.of("ai.prompt", "gen_ai.prompt", "input.value",
             "mlflow.spanInputs", "gen_ai.input.messages", "pydantic_ai.all_messages", "traceloop.entity.input",
@@ -204,7 +206,7 @@ public class SpanToCall {
         USAGE_KEYS.forEach((name, keys) -> {
             for (String key : keys) {
                 JsonNode value = AttributeTree.get(attributes, key);
-                if (value != null && (value.isNumber() || value.isTextual() && value.asText().matches("\\d{1,18}"))) {
+                if (value != null && (value.isNumber() || value.isTextual() && TOKEN_COUNT.matcher(value.asText()).matches())) {
                     usage.put(name, value.asLong());
                     return;
                 }
@@ -328,7 +330,7 @@ public class SpanToCall {
         if (value != null && value.isIntegralNumber()) {
             return value.asLong();
         }
-        if (value != null && value.isTextual() && value.asText().matches("-?\\d{1,18}")) {
+        if (value != null && value.isTextual() && STEP.matcher(value.asText()).matches()) {
             return Long.parseLong(value.asText());
         }
         return null;
