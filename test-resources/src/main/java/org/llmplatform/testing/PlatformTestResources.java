@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.server.common.MetadataVersion;
 import org.llmplatform.engines.KafkaTopics;
 import org.llmplatform.engines.PostgresServer;
@@ -48,6 +49,10 @@ public class PlatformTestResources implements QuarkusTestResourceLifecycleManage
     }
 
     private static KafkaClusterTestKit startKafka() {
+        // The broker runs inside the test JVM: a fatal error of it (say, while the JVM shuts down and the
+        // broker's log directory goes away) must be reported, not halt the JVM and fail a green test run.
+        Exit.setExitProcedure((status, message) -> System.err.println("The in-process Kafka broker asked to exit (" + status + "): " + message));
+        Exit.setHaltProcedure((status, message) -> System.err.println("The in-process Kafka broker asked to halt (" + status + "): " + message));
         try {
             KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                     .setCombined(true)
