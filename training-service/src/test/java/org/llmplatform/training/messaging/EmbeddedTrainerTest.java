@@ -99,8 +99,9 @@ class EmbeddedTrainerTest {
         assertEquals(1, Trainer.records(Topics.TRAINING_CHECKPOINTS, first).size(), "the redelivered job saved nothing more");
     }
 
+    /** The trainer may finish before the cancel reaches it; what it saved then must never count. */
     @Test
-    void aCancelledJobStopsAndSavesNoCheckpoint() {
+    void aCancelledJobNeverBecomesAStepAndTheNextJobTrainsThatStep() {
         String cancelled = createJob(6, 8, 48, 4);
         awaitStatus(cancelled, "RUNNING");
         as(key).post("/v1/preview/training-jobs/{id}/cancel", cancelled).then().statusCode(200).body("status", equalTo("CANCELLED"));
@@ -108,7 +109,6 @@ class EmbeddedTrainerTest {
         String next = createJob(1, 4, 8, 5);
         awaitStatus(next, "COMPLETED");
 
-        assertTrue(Trainer.records(Topics.TRAINING_CHECKPOINTS, cancelled).isEmpty(), "the cancelled job saved no checkpoint");
         assertEquals(0, Trainer.json(Trainer.awaitRequest(next).value()).get("parent_step").asInt(),
                 "the cancelled job's step is trained again by the next job");
         assertEquals(1, checkpointSaved(next).get("step").asInt());
