@@ -38,10 +38,9 @@ import org.llmplatform.llama.LlamaConfig;
 import org.llmplatform.llama.lora.LoraAdapter;
 import org.llmplatform.llama.lora.LoraTarget;
 import org.llmplatform.model.Topics;
-import org.llmplatform.model.events.AdapterManifest;
-import org.llmplatform.model.events.BlobReference;
 import org.llmplatform.model.events.CheckpointSaved;
-import org.llmplatform.support.blob.BlobStore;
+import org.llmplatform.support.blob.AdapterBlobs;
+import org.llmplatform.support.blob.AdapterBlobs.AdapterFiles;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
@@ -61,7 +60,7 @@ class CheckpointServingTest {
     private static KafkaProducer<String, byte[]> producer;
 
     @Inject
-    BlobStore blobs;
+    AdapterBlobs adapters;
 
     @Inject
     ObjectMapper json;
@@ -161,12 +160,8 @@ class CheckpointServingTest {
     }
 
     /** The adapter's two files and its manifest in the blob store; the manifest's URI is the artifact URI. */
-    private String store(LoraAdapter adapter) throws Exception {
-        BlobReference config = blobs.put(adapter.adapterConfigJson()).await().atMost(PATIENCE);
-        BlobReference weights = blobs.put(adapter.safetensors()).await().atMost(PATIENCE);
-        AdapterManifest manifest = new AdapterManifest(AdapterManifest.PEFT_LORA,
-                Map.of(AdapterManifest.CONFIG_FILE, config, AdapterManifest.WEIGHTS_FILE, weights));
-        return blobs.put(json.writeValueAsBytes(manifest)).await().atMost(PATIENCE).uri();
+    private String store(LoraAdapter adapter) {
+        return adapters.store(new AdapterFiles(adapter.adapterConfigJson(), adapter.safetensors())).await().atMost(PATIENCE);
     }
 
     private static CheckpointSaved checkpoint(String entity, String modelName, int step, String artifactUri) {
