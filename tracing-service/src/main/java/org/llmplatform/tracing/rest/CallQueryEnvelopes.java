@@ -14,7 +14,10 @@ import org.llmplatform.tracing.store.query.CallFilter;
 /** The request and response envelopes of the calls query endpoints; all strict, as the reference's are. */
 final class CallQueryEnvelopes {
 
-    /** {@code expand_columns} and {@code return_expanded_column_values} are applied by {@code CallExpansion}. */
+    /**
+     * {@code expand_columns} is applied twice: by the query (filters and sorts through refs) and, unless
+     * {@code return_expanded_column_values} is false, by {@code CallExpansion} to the returned calls.
+     */
     @StrictRequest
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -26,7 +29,8 @@ final class CallQueryEnvelopes {
         CallsRequest toRequest() {
             return new CallsRequest(projectId, filter == null ? null : filter.toFilter(), query, sortBy == null ? null
                     : sortBy.stream().map(key -> key == null ? null : new SortBy(key.field(), key.direction())).toList(),
-                    limit, offset, columns, includeStorageSize, includeTotalStorageSize, includeFeedback, includeCosts);
+                    limit, offset, columns, includeStorageSize, includeTotalStorageSize, includeFeedback, includeCosts,
+                    expandColumns);
         }
     }
 
@@ -38,7 +42,7 @@ final class CallQueryEnvelopes {
 
         CallsRequest toRequest() {
             return new CallsRequest(projectId, filter == null ? null : filter.toFilter(), query, null, limit, null, null,
-                    false, includeTotalStorageSize, false, false);
+                    false, includeTotalStorageSize, false, false, expandColumns);
         }
     }
 

@@ -27,10 +27,13 @@ public class CallQueryService {
 
     static final int MAX_FILTER_LIST_LENGTH = 1000;
 
-    /** A query as the request states it; {@link #sortBy} null means the default order. */
+    /**
+     * A query as the request states it; {@link #sortBy} null means the default order. The query and the
+     * sort look through the object refs at {@link #expandColumns}, whether or not the answer shows them expanded.
+     */
     public record CallsRequest(String projectId, CallFilter filter, JsonNode query, List<SortBy> sortBy, Long limit,
             Long offset, List<String> columns, boolean includeStorageSize, boolean includeTotalStorageSize,
-            boolean includeFeedback, boolean includeCosts) {
+            boolean includeFeedback, boolean includeCosts, List<String> expandColumns) {
     }
 
     public record SortBy(String field, String direction) {
@@ -76,7 +79,7 @@ public class CallQueryService {
         }
         CallFilter onlyThis = new CallFilter(null, null, null, null, null, List.of(id), null, null, null, null, null);
         return stream(new CallsRequest(projectId, onlyThis, null, null, 1L, null, null, includeStorageSize,
-                includeTotalStorageSize, false, includeCosts)).collect().first();
+                includeTotalStorageSize, false, includeCosts, null)).collect().first();
     }
 
     public Uni<CallStats> stats(CallsRequest request) {
@@ -101,7 +104,7 @@ public class CallQueryService {
         return new CallsQuery(project, filter, query, rows ? sortKeys(request.sortBy()) : List.of(), request.limit(),
                 rows ? request.offset() : null, columns(request.columns(), request.includeCosts()),
                 request.includeStorageSize(), request.includeTotalStorageSize(), rows && request.includeFeedback(),
-                rows && request.includeCosts());
+                rows && request.includeCosts(), request.expandColumns());
     }
 
     private JsonNode parse(String text) {

@@ -39,9 +39,9 @@ public class CallStore {
     private static final String UPSERT_START = """
             INSERT INTO tracing.calls AS c (project_id, id, trace_id, parent_id, thread_id, turn_id, op_name,
                 display_name, display_name_written_at, started_at, attributes, inputs, input_refs,
-                svc_user_id, svc_run_id, svc_run_step, otel_dump)
+                svc_user_id, svc_run_id, svc_run_step, otel_dump, attributes_size_bytes, inputs_size_bytes)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::jsonb, $12::text::jsonb, $13::text[],
-                $14, $15, $16, $17::text::jsonb)
+                $14, $15, $16, $17, octet_length($11::text), octet_length($12::text))
             ON CONFLICT (project_id, id) DO UPDATE SET
                 trace_id = coalesce(c.trace_id, EXCLUDED.trace_id),
                 parent_id = coalesce(c.parent_id, EXCLUDED.parent_id),
@@ -53,7 +53,9 @@ public class CallStore {
                     THEN EXCLUDED.display_name_written_at ELSE c.display_name_written_at END,
                 started_at = coalesce(c.started_at, EXCLUDED.started_at),
                 attributes = coalesce(c.attributes, EXCLUDED.attributes),
+                attributes_size_bytes = %3$s,
                 inputs = coalesce(c.inputs, EXCLUDED.inputs),
+                inputs_size_bytes = %4$s,
                 input_refs = %2$s,
                 svc_user_id = coalesce(c.svc_user_id, EXCLUDED.svc_user_id),
                 svc_run_id = coalesce(c.svc_run_id, EXCLUDED.svc_run_id),
@@ -62,37 +64,40 @@ public class CallStore {
             .formatted(
                     "EXCLUDED.display_name IS NOT NULL AND (c.display_name_written_at IS NULL"
                             + " OR EXCLUDED.display_name_written_at >= c.display_name_written_at)",
-                    appendNewRefs("input_refs"));
+                    appendNewRefs("input_refs"), sizeOfFirst("attributes"), sizeOfFirst("inputs"));
 
     /** What an end part sets on an existing row: first non-null value wins, refs accumulate. */
     private static final String END_SETS = """
                 ended_at = coalesce(c.ended_at, EXCLUDED.ended_at),
                 exception = coalesce(c.exception, EXCLUDED.exception),
                 output = coalesce(c.output, EXCLUDED.output),
-                output_refs = %s,
+                output_size_bytes = %2$s,
+                output_refs = %1$s,
                 summary = coalesce(c.summary, EXCLUDED.summary),
+                summary_size_bytes = %3$s,
                 svc_run_step_end = coalesce(c.svc_run_step_end, EXCLUDED.svc_run_step_end)"""
-            .formatted(appendNewRefs("output_refs"));
+            .formatted(appendNewRefs("output_refs"), sizeOfFirst("output"), sizeOfFirst("summary"));
 
     private static final String UPSERT_END = """
             INSERT INTO tracing.calls AS c (project_id, id, ended_at, exception, output, output_refs, summary,
-                svc_run_step_end)
-            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text[], $7::text::jsonb, $8)
+                svc_run_step_end, output_size_bytes, summary_size_bytes)
+            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text[], $7::text::jsonb, $8, octet_length($5::text),
+                octet_length($7::text))
             ON CONFLICT (project_id, id) DO UPDATE SET""" + "\n" + END_SETS;
 
     /** A start and an end of one call in one statement: the same merge as the two parts one after the other. */
     private static final String UPSERT_COMPLETE = UPSERT_START
-            .replace("svc_run_step, otel_dump)", "svc_run_step, otel_dump, ended_at, exception, output, output_refs,"
-                    + " summary, svc_run_step_end)")
-            .replace("$17::text::jsonb)", "$17::text::jsonb, $18, $19, $20::text::jsonb, $21::text[],"
-                    + " $22::text::jsonb, $23)")
+            .replace("inputs_size_bytes)", "inputs_size_bytes, ended_at, exception, output, output_refs, summary,"
+                    + " svc_run_step_end, output_size_bytes, summary_size_bytes)")
+            .replace("octet_length($12::text))", "octet_length($12::text), $18, $19, $20::text::jsonb, $21::text[],"
+                    + " $22::text::jsonb, $23, octet_length($20::text), octet_length($22::text))")
             + ",\n" + END_SETS;
 
     private static final List<UnnestUpsert.Column> START_COLUMNS = columns(
             "project_id", TEXT, "id", TEXT, "trace_id", TEXT, "parent_id", TEXT, "thread_id", TEXT, "turn_id", TEXT,
             "op_name", TEXT, "display_name", TEXT, "display_name_written_at", TIMESTAMPTZ, "started_at", TIMESTAMPTZ,
             "attributes", JSONB, "inputs", JSONB, "input_refs", REFS, "svc_user_id", TEXT, "svc_run_id", TEXT,
-            "svc_run_step", BIGINT, "otel_dump", JSONB);
+            "svc_run_step", BIGINT, "otel_dump", TEXT);
 
     private static final List<UnnestUpsert.Column> END_COLUMNS = columns(
             "project_id", TEXT, "id", TEXT, "ended_at", TIMESTAMPTZ, "exception", TEXT, "output", JSONB,
@@ -199,6 +204,7 @@ public class CallStore {
     }
 
     private static Tuple startValues(CallStartRow row) {
+        refuseEscapedNul(row.otelDumpJson());
         return Tuple.from(Arrays.asList(row.projectId(), row.id(), row.traceId(), row.parentId(),
                 row.threadId(), row.turnId(), row.opName(), row.displayName(), row.displayNameWrittenAt(),
                 row.startedAt(), row.attributesJson(), row.inputsJson(), row.inputRefs().toArray(String[]::new),
@@ -252,8 +258,32 @@ public class CallStore {
         return ApiException.badRequest("Strings may not contain the NUL character (\\u0000): " + failure.getMessage());
     }
 
+    /**
+     * otel_dump is stored as text, which takes a {@code \\u0000} escape that the jsonb read of it would
+     * refuse, so it is refused on write, as the jsonb columns are.
+     */
+    private static void refuseEscapedNul(String json) {
+        if (json == null) {
+            return;
+        }
+        for (int at = json.indexOf("\\u0000"); at >= 0; at = json.indexOf("\\u0000", at + 1)) {
+            int backslashes = 0;
+            for (int i = at; i >= 0 && json.charAt(i) == '\\'; i--) {
+                backslashes++;
+            }
+            if (backslashes % 2 == 1) {
+                throw ApiException.badRequest("Strings may not contain the NUL character (\\u0000): otel_dump");
+            }
+        }
+    }
+
     private static boolean isNulCharacter(Throwable failure) {
         return failure instanceof PgException pg && NUL_CHARACTER_STATES.contains(pg.getSqlState());
+    }
+
+    /** The size of a JSON column goes with the value that column keeps: the first non-null one. */
+    private static String sizeOfFirst(String column) {
+        return "CASE WHEN c.%1$s IS NULL THEN EXCLUDED.%1$s_size_bytes ELSE c.%1$s_size_bytes END".formatted(column);
     }
 
     /** Keeps the stored refs and adds the new ones not seen yet (starts and ends may be repeated). */

@@ -27,6 +27,7 @@ final class UnnestUpsert {
         TEXT("text[]", String.class, column -> "u." + column),
         TIMESTAMPTZ("timestamptz[]", OffsetDateTime.class, column -> "u." + column),
         BIGINT("bigint[]", Long.class, column -> "u." + column),
+        /** A JSON column, written with its size in {@code <column>_size_bytes} (the JSON text's length in bytes). */
         JSONB("text[]", String.class, column -> "u." + column + "::jsonb"),
         /** A text[] per row, sent as its JSON array text (arrays of arrays cannot be ragged); null for none. */
         REFS("text[]", String.class, column -> ("CASE WHEN u.%1$s IS NULL THEN '{}'::text[]"
@@ -53,13 +54,19 @@ final class UnnestUpsert {
     UnnestUpsert(List<Column> columns, String onConflict) {
         this.columns = List.copyOf(columns);
         String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
+        String targets = names + sizeColumns(columns, column -> column + "_size_bytes");
         String reads = columns.stream().map(column -> column.kind().read.apply(column.name()))
-                .collect(Collectors.joining(", "));
+                .collect(Collectors.joining(", ")) + sizeColumns(columns, column -> "octet_length(u." + column + ")");
         String arrays = IntStream.range(0, columns.size())
                 .mapToObj(i -> "$" + (i + 1) + "::" + columns.get(i).kind().arrayType)
                 .collect(Collectors.joining(", "));
-        this.sql = "INSERT INTO tracing.calls AS c (" + names + ")\nSELECT " + reads + "\nFROM unnest(" + arrays
+        this.sql = "INSERT INTO tracing.calls AS c (" + targets + ")\nSELECT " + reads + "\nFROM unnest(" + arrays
                 + ") AS u(" + names + ")\n" + onConflict;
+    }
+
+    private static String sizeColumns(List<Column> columns, Function<String, String> size) {
+        return columns.stream().filter(column -> column.kind() == Kind.JSONB)
+                .map(column -> ", " + size.apply(column.name())).collect(Collectors.joining());
     }
 
     /** The {@code ON CONFLICT …} clause of an upsert statement. */

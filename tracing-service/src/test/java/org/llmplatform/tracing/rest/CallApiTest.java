@@ -318,6 +318,18 @@ class CallApiTest {
     }
 
     @Test
+    void anOtelSpanWithANulCharacterIsRefusedButABackslashBeforeU0000IsKept() {
+        String id = UUID.randomUUID().toString();
+        Map<String, Object> start = start(id);
+        start.put("otel_dump", Map.of("name", "a\u0000b"));
+        post("/call/start", Map.of("start", start)).statusCode(400).body("reason", matchesPattern(".*NUL.*"));
+        read(id).body("call", nullValue());
+        start.put("otel_dump", Map.of("name", "a\\u0000b"));
+        post("/call/start", Map.of("start", start)).statusCode(200);
+        read(id).body("call.attributes.otel_span.name", equalTo("a\\u0000b"));
+    }
+
+    @Test
     void refsInInputsAndOutputAreIndexedOnceEvenWhenPartsRepeat() throws Exception {
         String id = UUID.randomUUID().toString();
         String model = "weave:///" + project + "/object/model:abc";

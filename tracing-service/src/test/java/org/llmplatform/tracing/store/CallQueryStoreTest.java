@@ -39,7 +39,7 @@ class CallQueryStoreTest {
                     start.plusSeconds(i), "{}", "{}", List.of(), "user", null, null, null));
         }
         calls.writeBatch(starts, List.of()).await().atMost(Duration.ofSeconds(30));
-        CallsQuery query = new CallsQuery(project, CallFilter.NONE, null, null, null, null, null, false, false, false, false);
+        CallsQuery query = new CallsQuery(project, CallFilter.NONE, null, null, null, null, null, false, false, false, false, null);
 
         // More cancelled streams than the pool has connections: each must give its connection back.
         for (int round = 0; round < 30; round++) {

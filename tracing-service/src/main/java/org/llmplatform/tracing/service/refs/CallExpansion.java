@@ -8,15 +8,14 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.llmplatform.tracing.service.CallSchema;
 import org.llmplatform.tracing.service.StoredJson;
 import org.llmplatform.tracing.service.refs.RefResolver.Root;
+import org.llmplatform.tracing.store.query.CallFields;
 
 /**
  * {@code expand_columns} of calls queries (spec section 4.8): shallowest column first, an object or op
@@ -28,7 +27,6 @@ import org.llmplatform.tracing.service.refs.RefResolver.Root;
 public class CallExpansion {
 
     static final int BATCH = 100;
-    private static final Set<String> EXPANDABLE = Set.of("inputs", "output", "attributes");
 
     private final RefResolver refs;
     private final ObjectMapper json;
@@ -42,10 +40,7 @@ public class CallExpansion {
         if (expandColumns == null || expandColumns.isEmpty() || Boolean.FALSE.equals(returnValues)) {
             return calls;
         }
-        List<List<String>> paths = expandColumns.stream().filter(column -> column != null && !column.isEmpty())
-                .map(column -> List.of(column.split("\\.", -1)))
-                .filter(path -> EXPANDABLE.contains(path.get(0)) && path.stream().noneMatch(String::isEmpty))
-                .sorted(Comparator.comparingInt(List::size)).toList();
+        List<List<String>> paths = CallFields.expandedPaths(expandColumns);
         if (paths.isEmpty()) {
             return calls;
         }

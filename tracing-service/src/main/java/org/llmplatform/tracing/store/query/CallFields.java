@@ -1,6 +1,7 @@
 package org.llmplatform.tracing.store.query;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,11 +13,15 @@ import org.llmplatform.tracing.store.query.SqlValue.JsonPath;
 
 /**
  * The fields of a calls query (spec section 5.2) over {@code tracing.calls c}: plain columns, JSON
- * paths below inputs/output/attributes/summary, and the computed {@code summary.weave} fields.
+ * paths below inputs/output/attributes/summary, and the computed {@code summary.weave} fields. A JSON
+ * path through an {@code expand_columns} path reads the referenced object's value there (section 4.8).
  */
 public final class CallFields implements FieldResolver {
 
-    public static final CallFields INSTANCE = new CallFields();
+    public static final CallFields INSTANCE = new CallFields(List.of());
+
+    /** The columns whose values {@code expand_columns} may name. */
+    public static final Set<String> EXPANDABLE_ROOTS = Set.of("inputs", "output", "attributes");
 
     private static final Map<String, Column> COLUMNS = Map.ofEntries(
             Map.entry("id", text("c.id")),
@@ -51,7 +56,31 @@ public final class CallFields implements FieldResolver {
     /** Columns every visible call has, which therefore sort without a nulls clause (keeping index order). */
     private static final Set<String> NEVER_NULL = Set.of("id", "project_id", "started_at");
 
-    private CallFields() {
+    /** The usable expand_columns paths, shallowest first. */
+    private final List<List<String>> expansions;
+
+    private CallFields(List<List<String>> expansions) {
+        this.expansions = expansions;
+    }
+
+    /** The fields of a query with these {@code expand_columns}. */
+    public static CallFields expanding(List<String> expandColumns) {
+        List<List<String>> paths = expandedPaths(expandColumns);
+        return paths.isEmpty() ? INSTANCE : new CallFields(paths);
+    }
+
+    /**
+     * The {@code expand_columns} entries as paths, shallowest first: those below an expandable column
+     * without empty steps ({@code inputs.model} is {@code [inputs, model]}); the others name nothing.
+     */
+    public static List<List<String>> expandedPaths(List<String> expandColumns) {
+        if (expandColumns == null) {
+            return List.of();
+        }
+        return expandColumns.stream().filter(column -> column != null && !column.isEmpty())
+                .map(column -> List.of(column.split("\\.", -1)))
+                .filter(path -> EXPANDABLE_ROOTS.contains(path.get(0)) && path.stream().noneMatch(String::isEmpty))
+                .sorted(Comparator.comparingInt(List::size)).toList();
     }
 
     @Override
@@ -67,10 +96,31 @@ public final class CallFields implements FieldResolver {
         }
         List<String> path = splitPath(name);
         if (JSON_ROOTS.contains(path.get(0))) {
-            List<String> below = path.subList(1, path.size());
-            return new JsonPath("c." + path.get(0), params.bind(below.toArray(String[]::new), "text[]"));
+            return jsonPath(path, params);
         }
         throw notAllowed(field);
+    }
+
+    /**
+     * A path below a JSON column. Each expand_columns path leading to it, shallowest first, swaps the
+     * value there for the object it refers to (see {@code tracing.expand_ref}); the rest of the path is
+     * read from the last value swapped in.
+     */
+    private JsonPath jsonPath(List<String> path, SqlParams params) {
+        String document = "c." + path.get(0);
+        int expandedTo = 1;
+        for (List<String> expansion : expansions) {
+            if (expansion.size() >= expandedTo && expansion.size() <= path.size()
+                    && path.subList(0, expansion.size()).equals(expansion)) {
+                List<String> steps = path.subList(expandedTo, expansion.size());
+                String value = steps.isEmpty() ? document
+                        : "(" + document + " #> " + params.bind(steps.toArray(String[]::new), "text[]") + ")";
+                document = "tracing.expand_ref(c.project_id, " + value + ")";
+                expandedTo = expansion.size();
+            }
+        }
+        List<String> rest = path.subList(expandedTo, path.size());
+        return new JsonPath(document, params.bind(rest.toArray(String[]::new), "text[]"));
     }
 
     /**

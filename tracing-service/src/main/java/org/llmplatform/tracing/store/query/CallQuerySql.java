@@ -18,26 +18,36 @@ public final class CallQuerySql {
     /** Each selected column with what it reads when it is not loaded. */
     private static final Map<String, String> COLUMNS_AND_ABSENT = columnsAndAbsent();
 
-    /** The JSON columns travel as text; an OTel call's span reads back under attributes.otel_span. */
+    /**
+     * The JSON columns travel as text; an OTel call's span (stored as the JSON text it was written as)
+     * reads back under attributes.otel_span.
+     */
     private static final Map<String, String> LOADED = Map.of(
             "attributes", """
                     (CASE WHEN c.otel_dump IS NULL THEN c.attributes
-                        ELSE coalesce(c.attributes, '{}') || jsonb_build_object('otel_span', c.otel_dump) END)::text""",
+                        ELSE coalesce(c.attributes, '{}') || jsonb_build_object('otel_span', c.otel_dump::jsonb) END)::text""",
             "inputs", "c.inputs::text",
             "output", "c.output::text",
             "summary", "c.summary::text");
 
+    /** The bytes of a call's attributes, inputs, output and summary JSON, as written (see migration V10). */
+    private static final String STORAGE_SIZE = """
+            (coalesce(%1$s.attributes_size_bytes, 0)::bigint + coalesce(%1$s.inputs_size_bytes, 0)
+                + coalesce(%1$s.output_size_bytes, 0) + coalesce(%1$s.summary_size_bytes, 0))""";
+
     private static final String TRACE_TOTAL = """
             CASE WHEN c.parent_id IS NULL THEN (
-                SELECT sum(t.storage_size_bytes)::bigint FROM tracing.calls t
+                SELECT sum(%s)::bigint FROM tracing.calls t
                 WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id
-                    AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END""";
+                    AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END""".formatted(STORAGE_SIZE.formatted("t"));
 
     private final CallsQuery query;
+    private final CallFields fields;
     private final SqlParams params = new SqlParams();
 
     private CallQuerySql(CallsQuery query) {
         this.query = query;
+        this.fields = CallFields.expanding(query.expandColumns());
     }
 
     /** The calls, one row per call with the columns {@code CallStore.toStoredCall} reads. */
@@ -55,7 +65,7 @@ public final class CallQuerySql {
         List<String> selected = new ArrayList<>();
         COLUMNS_AND_ABSENT.forEach((column, absent) -> selected.add(
                 (isLoaded(column) ? LOADED.getOrDefault(column, "c." + column) : absent) + " AS " + column));
-        selected.add((query.storageSize() ? "c.storage_size_bytes" : "NULL::bigint") + " AS storage_size_bytes");
+        selected.add((query.storageSize() ? STORAGE_SIZE.formatted("c") : "NULL::bigint") + " AS storage_size_bytes");
         selected.add((query.totalStorageSize() ? TRACE_TOTAL : "NULL::bigint") + " AS total_storage_size_bytes");
         selected.add((query.costs() ? "tracing.call_costs(c.project_id, c.started_at, c.summary)::text" : "NULL::text")
                 + " AS costs");
@@ -83,8 +93,8 @@ public final class CallQuerySql {
         conditions.add("c.deleted_at IS NULL");
         CallFilter filter = query.filter() == null ? CallFilter.NONE : query.filter();
         opNames(filter.opNames(), conditions);
-        overlaps("c.input_refs", filter.inputRefs(), conditions);
-        overlaps("c.output_refs", filter.outputRefs(), conditions);
+        overlaps("input_refs", filter.inputRefs(), conditions);
+        overlaps("output_refs", filter.outputRefs(), conditions);
         anyOf("c.parent_id", filter.parentIds(), conditions);
         anyOf("c.trace_id", filter.traceIds(), conditions);
         anyOf("c.id", filter.callIds(), conditions);
@@ -96,7 +106,7 @@ public final class CallQuerySql {
             conditions.add("c.parent_id IS NULL");
         }
         if (query.query() != null) {
-            conditions.add(new ExprCompiler(CallFields.INSTANCE, params).condition(query.query()));
+            conditions.add(new ExprCompiler(fields, params).condition(query.query()));
         }
         return String.join(" AND ", conditions);
     }
@@ -122,9 +132,11 @@ public final class CallQuerySql {
         conditions.add("(" + String.join(" OR ", alternatives) + ")");
     }
 
+    /** The refs column shares a ref with the list; the cardinality test lets the partial GIN index serve it. */
     private void overlaps(String column, List<String> values, List<String> conditions) {
         if (values != null && !values.isEmpty()) {
-            conditions.add(column + " && " + params.bind(values.toArray(String[]::new), "text[]"));
+            conditions.add("cardinality(c." + column + ") > 0 AND c." + column + " && "
+                    + params.bind(values.toArray(String[]::new), "text[]"));
         }
     }
 
@@ -145,7 +157,7 @@ public final class CallQuerySql {
         }
         List<String> keys = new ArrayList<>();
         for (SortKey key : sortBy) {
-            keys.addAll(SortTerms.of(CallFields.INSTANCE.resolve(key.field(), params), key.descending(),
+            keys.addAll(SortTerms.of(fields.resolve(key.field(), params), key.descending(),
                     CallFields.neverNull(key.field())));
         }
         if (sortBy.stream().noneMatch(key -> key.field().equals("id"))) {
