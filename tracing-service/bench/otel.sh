@@ -3,7 +3,7 @@
 # and encoded by the OTLP exporter's marshaler) to /otel/v1/traces, against call/upsert_batch of the
 # same calls in the same run, through the real service and the embedded PostgreSQL of the test
 # resources. Prints one BENCH line: spans/s, calls/s and their ratio.
-# Knobs (append to the command): -Dbench.batches=60 -Dbench.warmup=20
+# Knobs (append to the command): -Dbench.batches=200 -Dbench.warmup=100
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=tracing-service/target/bench-otel.log
