@@ -62,7 +62,10 @@ public interface AutomationConfig {
         @WithDefault("60s")
         Duration lease();
 
-        /** How often due retries are looked for; new deliveries wake the dispatcher at once. */
+        /**
+         * How often due retries, and deliveries nobody handed over (another replica's, a crashed instance's), are
+         * looked for; new deliveries are handed to the dispatcher at once.
+         */
         @WithDefault("100ms")
         Duration pollInterval();
 
@@ -70,7 +73,7 @@ public interface AutomationConfig {
         @WithDefault("128")
         int batchSize();
 
-        /** Attempts under way at once, per instance. */
+        /** Attempts under way at once, per instance; new deliveries beyond it wait for a claim. */
         @WithDefault("512")
         int maxInFlight();
     }

@@ -41,15 +41,15 @@ public class DeliveryAttempt {
         this.disableAfterSeconds = config.delivery().disableAfter().toSeconds();
     }
 
-    /** The webhook's secrets, resolved once for the jobs of a claim that share them. */
+    /** The webhook's secrets, decrypted from the values read with the job; once for the jobs of a claim that share them. */
     public Uni<WebhookSecrets.Resolved> secretsOf(DeliveryJob job) {
-        return secrets.resolve(job.entity(), job.accessTokenSecret(), job.signingSecret());
+        return Uni.createFrom().item(() -> secrets.decrypt(job.webhook()));
     }
 
     /** Runs the attempt with the webhook's secrets ({@link #secretsOf}); completes once its outcome is recorded. */
     public Uni<Void> run(DeliveryJob job, Uni<WebhookSecrets.Resolved> webhookSecrets) {
         Instant started = Instant.now();
-        if (!job.webhookEnabled()) {
+        if (!job.webhook().enabled()) {
             return record(job, new AttemptOutcome(job.attemptNumber(), job.manual(), started, 0, null, null,
                     "Not sent: the webhook is disabled", false, "DISCARDED", null));
         }
@@ -79,7 +79,7 @@ public class DeliveryAttempt {
             return Uni.createFrom().item(new SendResult(null, Map.of(), null, badHeader.getMessage(), false, 0));
         }
         List<String> values = resolved.values();
-        return sender.post(job.url(), body, headers).map(result -> result.scrubbed(values));
+        return sender.post(job.webhook().url(), body, headers).map(result -> result.scrubbed(values));
     }
 
     private Uni<Void> conclude(DeliveryJob job, SendResult result, Instant started) {
@@ -92,19 +92,19 @@ public class DeliveryAttempt {
         }
         Instant next = job.manual() ? null : retries.next(job.attemptNumber(), result, Instant.now());
         return record(job, outcome(job, result, started, next == null ? "FAILED" : "RETRY", next))
-                .chain(() -> webhooks.recordFailure(job.webhookId(), disableAfterSeconds))
+                .chain(() -> webhooks.recordFailure(job.webhook().id(), disableAfterSeconds))
                 .chain(overdue -> overdue
                         ? disable(job, "Every attempt failed for at least " + disableAfterSeconds + " s")
                         : Uni.createFrom().voidItem());
     }
 
     private Uni<Void> record(DeliveryJob job, AttemptOutcome outcome) {
-        return recorder.record(new DeliveryStore.Finished(job.id(), job.webhookId(), outcome));
+        return recorder.record(new DeliveryStore.Finished(job.id(), job.webhook().id(), outcome));
     }
 
     private Uni<Void> disable(DeliveryJob job, String reason) {
-        Log.warnf("Disabling webhook %s: %s", job.webhookId(), reason);
-        return webhooks.disable(job.webhookId(), reason);
+        Log.warnf("Disabling webhook %s: %s", job.webhook().id(), reason);
+        return webhooks.disable(job.webhook().id(), reason);
     }
 
     private static AttemptOutcome outcome(DeliveryJob job, SendResult result, Instant started, String status, Instant next) {

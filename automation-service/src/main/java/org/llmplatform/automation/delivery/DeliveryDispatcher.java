@@ -8,10 +8,10 @@ import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -20,11 +20,13 @@ import org.llmplatform.automation.store.DeliveryJob;
 import org.llmplatform.automation.store.DeliveryStore;
 
 /**
- * Claims due deliveries from PostgreSQL, up to {@code batch-size} per query, and runs their attempts
- * concurrently, at most {@code max-in-flight} at once. New deliveries wake it as soon as they commit; a
- * timer looks for due retries. Several instances (or replicas) share the queue: claims skip rows another
- * holds, and a lease returns rows a crashed one held. On shutdown it stops claiming and lets the attempts
- * under way finish and be recorded, so a restart sends nothing twice.
+ * Runs delivery attempts, at most {@code max-in-flight} at once. New deliveries are handed over in process:
+ * the consumer reserves room here, inserts the deliveries already leased to this instance and hands them
+ * over once they are committed, so their first attempt starts without a claim query. Everything else
+ * (retries, deliveries inserted without room, rows of a crashed instance whose lease ran out, another
+ * replica's backlog) is claimed from PostgreSQL, up to {@code batch-size} per query, when woken and on a
+ * timer. Claims skip rows another dispatcher holds. On shutdown it stops claiming and lets the attempts
+ * under way, reserved ones included, finish and be recorded, so a restart sends nothing twice.
  */
 @ApplicationScoped
 public class DeliveryDispatcher {
@@ -40,6 +42,7 @@ public class DeliveryDispatcher {
     private final AtomicBoolean claiming = new AtomicBoolean();
     private final AtomicBoolean wakeAgain = new AtomicBoolean();
     private final AtomicBoolean backlog = new AtomicBoolean();
+    /** Attempts under way plus room reserved for deliveries about to be handed over. */
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean running;
     private long timer;
@@ -72,6 +75,46 @@ public class DeliveryDispatcher {
         }
     }
 
+    /** How long a delivery inserted for {@link #handOver} stays leased to this instance. */
+    public Duration lease() {
+        return lease;
+    }
+
+    /**
+     * Reserves room for up to {@code wanted} attempts that are about to be handed over; returns how many it
+     * got (none while stopping or full). Every reservation ends in {@link #handOver} or {@link #release}.
+     */
+    public int reserve(int wanted) {
+        while (running && wanted > 0) {
+            int busy = inFlight.get();
+            int granted = Math.min(wanted, maxInFlight - busy);
+            if (granted <= 0) {
+                return 0;
+            }
+            if (inFlight.compareAndSet(busy, busy + granted)) {
+                return granted;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Starts the first attempts of deliveries committed as leased to this instance, in the room reserved
+     * for them, and gives back the rest of the reservation. Runs them even while stopping: the shutdown
+     * waits for them, and their rows are leased to no one else.
+     */
+    public void handOver(List<DeliveryJob> jobs, int reserved) {
+        launch(jobs);
+        release(reserved - jobs.size());
+    }
+
+    /** Gives back reserved room that will not be used. */
+    public void release(int reserved) {
+        for (int i = 0; i < reserved; i++) {
+            finished();
+        }
+    }
+
     /** Looks for due deliveries now; calls while a claim runs are folded into one more claim after it. */
     public void wake() {
         if (!running) {
@@ -82,33 +125,33 @@ public class DeliveryDispatcher {
             return;
         }
         wakeAgain.set(false);
-        int room = maxInFlight - inFlight.get();
-        if (room <= 0) {
+        int limit = reserve(batchSize);
+        if (limit == 0) {
             backlog.set(true);
             claiming.set(false);
             return;
         }
-        int limit = Math.min(room, batchSize);
         store.claimDue(limit, lease).subscribe().with(jobs -> {
-            launch(jobs);
             backlog.set(jobs.size() == limit);
             claiming.set(false);
+            handOver(jobs, limit);
             if (jobs.size() == limit || wakeAgain.get()) {
                 wake();
             }
         }, failure -> {
             claiming.set(false);
+            release(limit);
             Log.warnf("Claiming due deliveries failed: %s", failure.getMessage());
         });
     }
 
+    /** Runs attempts whose room is already counted in {@link #inFlight}. */
     private void launch(List<DeliveryJob> jobs) {
-        Map<List<String>, Uni<WebhookSecrets.Resolved>> secrets = new HashMap<>();
+        // The jobs of one claim or hand-over read their webhook's secrets at the same moment: decrypt once per webhook.
+        Map<UUID, Uni<WebhookSecrets.Resolved>> secrets = new HashMap<>();
         for (DeliveryJob job : jobs) {
-            Uni<WebhookSecrets.Resolved> resolved = secrets.computeIfAbsent(
-                    Arrays.asList(job.entity(), job.accessTokenSecret(), job.signingSecret()),
+            Uni<WebhookSecrets.Resolved> resolved = secrets.computeIfAbsent(job.webhook().id(),
                     same -> attempt.secretsOf(job).memoize().indefinitely());
-            inFlight.incrementAndGet();
             attempt.run(job, resolved).subscribe().with(done -> finished(), failure -> {
                 // The row stays SENDING; its lease runs out and another claim retries it.
                 Log.errorf("Attempt %d of delivery %s could not be recorded: %s", job.attemptNumber(), job.id(), failure.getMessage());
@@ -118,8 +161,8 @@ public class DeliveryDispatcher {
     }
 
     /**
-     * An attempt ended: when due rows were left behind, claim them once there is room for half a batch (not
-     * one query per freed slot).
+     * An attempt ended (or reserved room was given back): when due rows were left behind, claim them once
+     * there is room for half a batch (not one query per freed slot).
      */
     private void finished() {
         int room = maxInFlight - inFlight.decrementAndGet();

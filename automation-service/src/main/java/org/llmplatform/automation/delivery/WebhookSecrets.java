@@ -3,6 +3,7 @@ package org.llmplatform.automation.delivery;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.llmplatform.automation.security.EncryptedSecret;
 import org.llmplatform.automation.security.SecretCipher;
 import org.llmplatform.automation.service.PayloadTemplate;
 import org.llmplatform.automation.store.SecretStore;
+import org.llmplatform.automation.store.WebhookTarget;
 
 /** Decrypts a webhook's access token and signing secret for one send; the values live only in memory. */
 @ApplicationScoped
@@ -35,14 +37,24 @@ public class WebhookSecrets {
         if (names.isEmpty()) {
             return Uni.createFrom().item(new Resolved(null, null, null));
         }
-        return store.find(entity, names).map(found -> {
-            for (String name : names) {
-                if (!found.containsKey(name)) {
-                    throw new MissingSecret("The webhook's secret '" + name + "' no longer exists");
-                }
+        return store.find(entity, names).map(found -> decrypt(entity, accessTokenSecret, signingSecret, found));
+    }
+
+    /**
+     * Decrypts the webhook's secrets from their stored values, read with the delivery; throws
+     * {@link MissingSecret} when a referenced secret was deleted.
+     */
+    public Resolved decrypt(WebhookTarget webhook) {
+        return decrypt(webhook.entity(), webhook.accessTokenSecret(), webhook.signingSecret(), webhook.storedSecrets());
+    }
+
+    private Resolved decrypt(String entity, String accessTokenSecret, String signingSecret, Map<String, EncryptedSecret> found) {
+        for (String name : Arrays.asList(accessTokenSecret, signingSecret)) {
+            if (name != null && !found.containsKey(name)) {
+                throw new MissingSecret("The webhook's secret '" + name + "' no longer exists");
             }
-            return new Resolved(value(entity, accessTokenSecret, found), signingSecret, value(entity, signingSecret, found));
-        });
+        }
+        return new Resolved(value(entity, accessTokenSecret, found), signingSecret, value(entity, signingSecret, found));
     }
 
     private String value(String entity, String name, Map<String, EncryptedSecret> found) {

@@ -55,8 +55,10 @@ public class WebhookSender {
 
     public Uni<SendResult> post(String url, byte[] body, Map<String, String> headers) {
         long started = System.nanoTime();
-        return Uni.createFrom().item(() -> guard.check(url))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        // An address literal is checked right here; a name is resolved on a worker thread, as resolving blocks.
+        return Uni.createFrom().item(() -> guard.checkLiteral(url))
+                .chain(literal -> literal.isPresent() ? Uni.createFrom().item(literal.get())
+                        : Uni.createFrom().item(() -> guard.check(url)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
                 .chain(target -> exchange(target, body, headers, started))
                 .ifNoItem().after(requestTimeout).failWith(() -> new TimeoutException())
                 .onFailure().recoverWithItem(failure -> failed(failure, started));

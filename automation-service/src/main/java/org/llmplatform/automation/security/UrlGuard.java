@@ -11,6 +11,8 @@ import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import org.llmplatform.automation.config.AutomationConfig;
 
 /**
@@ -30,6 +32,11 @@ public class UrlGuard {
             "2002::/16", "fc00::/7", "fe80::/10", "ff00::/8")
             .stream().map(AddressRange::parse).toList();
 
+    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+
+    private static final Pattern NUMERIC = Pattern.compile("[0-9a-fA-FxX.]+");
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z][a-zA-Z0-9.-]*");
+
     private final boolean allowHttp;
     private final List<AddressRange> allowed;
 
@@ -46,7 +53,21 @@ public class UrlGuard {
     /** The URL's parts and the one address to connect to; {@link UnsafeUrl} says why a URL is refused. */
     public Target check(String url) {
         URI uri = parse(url);
+        return check(uri, host(uri));
+    }
+
+    /**
+     * {@link #check} without blocking, for a URL whose host is an IP address literal (nothing to resolve);
+     * empty when the host is a name, which only {@link #check} may resolve.
+     */
+    public Optional<Target> checkLiteral(String url) {
+        URI uri = parse(url);
         String host = host(uri);
+        boolean literal = uri.getHost().startsWith("[") || IPV4.matcher(host).matches();
+        return literal ? Optional.of(check(uri, host)) : Optional.empty();
+    }
+
+    private Target check(URI uri, String host) {
         InetAddress[] addresses = resolve(host);
         for (InetAddress address : addresses) {
             String why = blockedBecause(address);
@@ -104,10 +125,10 @@ public class UrlGuard {
         if (host.startsWith("[")) {
             return host.substring(1, host.length() - 1);
         }
-        if (host.matches("[0-9a-fA-FxX.]+") && !host.matches("[a-zA-Z][a-zA-Z0-9.-]*")) {
+        if (NUMERIC.matcher(host).matches() && !NAME.matcher(host).matches()) {
             // Digits and dots only (or hex): it is an IPv4 literal and must be the plain dotted-quad form,
             // so 0x7f.1, 017700000001 or 2130706433 never slip past as "names".
-            if (!host.matches("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}")) {
+            if (!IPV4.matcher(host).matches()) {
                 throw new UnsafeUrl("The host '" + host + "' is not a valid IPv4 address");
             }
             return host;

@@ -1,53 +1,36 @@
 package org.llmplatform.automation.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.llmplatform.automation.store.AutomationStore;
+import java.util.UUID;
 import org.llmplatform.automation.store.AutomationStore.Candidate;
 import org.llmplatform.automation.store.DeliveryJob.EventFacts;
-import org.llmplatform.automation.store.DeliveryStore;
 import org.llmplatform.automation.store.NewDelivery;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
 
-/** Matches newly stored events against the enabled automations and queues one delivery per match. */
+/** Matches received events against the enabled automations: what each match should deliver, rendered with its secrets masked. */
 @ApplicationScoped
 public class DeliveryPlanner {
 
     static final String MASK = "***";
 
-    private final AutomationStore automations;
-    private final DeliveryStore deliveries;
-
-    public DeliveryPlanner(AutomationStore automations, DeliveryStore deliveries) {
-        this.automations = automations;
-        this.deliveries = deliveries;
-    }
-
-    /**
-     * Runs inside the transaction that stored the events, so the events and their deliveries commit together;
-     * one query finds the automations of all of them, one pipelined batch inserts the deliveries. Returns how
-     * many deliveries it queued.
-     */
-    public Uni<Integer> plan(SqlClient transaction, List<ArtifactEvent> events) {
-        return automations.candidates(transaction, events).chain(candidates -> {
-            List<NewDelivery> planned = new ArrayList<>();
-            for (ArtifactEvent event : events) {
-                for (Candidate candidate : candidates) {
-                    if (candidate.considers(event)) {
-                        match(event, candidate).ifPresent(planned::add);
-                    }
+    /** One delivery per (event, candidate automation that considers it and whose filter accepts it). */
+    public List<NewDelivery> plan(List<ArtifactEvent> events, List<Candidate> candidates) {
+        List<NewDelivery> planned = new ArrayList<>();
+        for (ArtifactEvent event : events) {
+            for (Candidate candidate : candidates) {
+                if (candidate.considers(event)) {
+                    match(event, candidate).ifPresent(planned::add);
                 }
             }
-            return deliveries.insertAll(transaction, planned).replaceWith(planned.size());
-        });
+        }
+        return planned;
     }
 
     private static Optional<NewDelivery> match(ArtifactEvent event, Candidate candidate) {
@@ -56,9 +39,11 @@ public class DeliveryPlanner {
             return Optional.empty();
         }
         List<String> matched = matched(event, filter);
+        EventFacts facts = facts(event);
         String masked = PayloadTemplate.render(candidate.automation().action().payloadTemplate(),
-                TemplateValues.of(facts(event), matched, maskedSecrets(candidate)), MASK).toString();
-        return Optional.of(new NewDelivery(event.eventId(), candidate.automation(), matched, masked, candidate.webhookEnabled()));
+                TemplateValues.of(facts, matched, maskedSecrets(candidate)), MASK).toString();
+        return Optional.of(new NewDelivery(UUID.randomUUID(), event.eventId(), facts, candidate.automation(), candidate.webhook(),
+                matched, masked));
     }
 
     /** The alias and tag that an alias- or tag-added automation reports: those of the event its filter accepts alone. */
@@ -85,8 +70,8 @@ public class DeliveryPlanner {
     private static Map<String, String> maskedSecrets(Candidate candidate) {
         Map<String, String> masked = new HashMap<>();
         masked.put(PayloadTemplate.ACCESS_TOKEN, MASK);
-        if (candidate.signingSecret() != null) {
-            masked.put(candidate.signingSecret(), MASK);
+        if (candidate.webhook().signingSecret() != null) {
+            masked.put(candidate.webhook().signingSecret(), MASK);
         }
         return masked;
     }

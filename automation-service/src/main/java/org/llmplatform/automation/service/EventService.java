@@ -2,15 +2,21 @@ package org.llmplatform.automation.service;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import org.llmplatform.automation.delivery.DeliveryDispatcher;
+import org.llmplatform.automation.store.AutomationStore;
+import org.llmplatform.automation.store.DeliveryJob;
 import org.llmplatform.automation.store.EventStore;
 import org.llmplatform.automation.store.EventStore.Position;
+import org.llmplatform.automation.store.NewDelivery;
 import org.llmplatform.automation.store.RecordedEvent;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.ArtifactEvent;
@@ -21,15 +27,15 @@ import org.llmplatform.support.error.ApiException;
 @ApplicationScoped
 public class EventService {
 
-    private final Pool pool;
+    private final AutomationStore automations;
     private final EventStore store;
     private final DeliveryPlanner planner;
     private final DeliveryDispatcher dispatcher;
     private final CurrentPrincipal caller;
 
-    public EventService(Pool pool, EventStore store, DeliveryPlanner planner, DeliveryDispatcher dispatcher,
+    public EventService(AutomationStore automations, EventStore store, DeliveryPlanner planner, DeliveryDispatcher dispatcher,
             CurrentPrincipal caller) {
-        this.pool = pool;
+        this.automations = automations;
         this.store = store;
         this.planner = planner;
         this.dispatcher = dispatcher;
@@ -37,9 +43,10 @@ public class EventService {
     }
 
     /**
-     * Stores received events and queues their deliveries in one transaction. An event whose id is already
+     * Stores received events and queues their deliveries in one statement. An event whose id is already
      * stored (a redelivered record), or that repeats an earlier one of the list, is dropped whole, so it
-     * never queues deliveries twice. Dispatchers are woken once new deliveries commit.
+     * never queues deliveries twice. As many deliveries as the dispatcher has room for are inserted leased
+     * to it and handed over once committed; any others are left for its claims, and it is woken for them.
      */
     public Uni<Void> recordAll(List<ArtifactEvent> received) {
         Map<String, ArtifactEvent> firstOfEachId = new LinkedHashMap<>();
@@ -48,20 +55,41 @@ public class EventService {
             return Uni.createFrom().voidItem();
         }
         List<ArtifactEvent> distinct = List.copyOf(firstOfEachId.values());
-        return pool.withTransaction(transaction -> store.insertNew(transaction, distinct)
-                        .chain(stored -> {
-                            if (stored.size() < distinct.size()) {
-                                Log.debugf("%d of %d artifact events were already stored; dropped the redelivered copies",
-                                        distinct.size() - stored.size(), distinct.size());
-                            }
-                            return stored.isEmpty() ? Uni.createFrom().item(0) : planner.plan(transaction, stored);
-                        }))
-                .invoke(queued -> {
-                    if (queued > 0) {
-                        dispatcher.wake();
-                    }
-                })
-                .replaceWithVoid();
+        return automations.candidates(distinct).chain(candidates -> {
+            List<NewDelivery> planned = planner.plan(distinct, candidates);
+            List<NewDelivery> sendable = planned.stream().filter(delivery -> delivery.webhook().enabled()).toList();
+            int reserved = dispatcher.reserve(sendable.size());
+            Set<UUID> leased = new HashSet<>();
+            sendable.subList(0, reserved).forEach(delivery -> leased.add(delivery.id()));
+            return store.storeWithDeliveries(distinct, planned, leased, dispatcher.lease())
+                    .onFailure().invoke(() -> dispatcher.release(reserved))
+                    .onCancellation().invoke(() -> dispatcher.release(reserved))
+                    .invoke(stored -> handOver(distinct, sendable, leased, reserved, stored));
+        }).replaceWithVoid();
+    }
+
+    private void handOver(List<ArtifactEvent> distinct, List<NewDelivery> sendable, Set<UUID> leased, int reserved,
+            EventStore.Stored stored) {
+        if (stored.newEvents() < distinct.size()) {
+            Log.debugf("%d of %d artifact events were already stored; dropped the redelivered copies",
+                    distinct.size() - stored.newEvents(), distinct.size());
+        }
+        List<DeliveryJob> firstAttempts = new ArrayList<>();
+        boolean leftForClaims = false;
+        for (NewDelivery delivery : sendable) {
+            if (!stored.queuedDeliveries().contains(delivery.id())) {
+                continue;
+            }
+            if (leased.contains(delivery.id())) {
+                firstAttempts.add(delivery.firstAttempt());
+            } else {
+                leftForClaims = true;
+            }
+        }
+        dispatcher.handOver(firstAttempts, reserved);
+        if (leftForClaims) {
+            dispatcher.wake();
+        }
     }
 
     public Uni<EventPage> page(EventQuery query) {

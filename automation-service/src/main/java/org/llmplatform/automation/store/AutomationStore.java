@@ -5,7 +5,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,8 +68,8 @@ public class AutomationStore {
                 .execute(Tuple.of(id)).map(rows -> rows.rowCount() > 0);
     }
 
-    /** An automation that may fire for an event, with the state of its webhook. */
-    public record Candidate(Automation automation, boolean webhookEnabled, String signingSecret) {
+    /** An automation that may fire for an event, with its webhook as it is now. */
+    public record Candidate(Automation automation, WebhookTarget webhook) {
 
         /** Whether the event is of this automation's type and inside its scope; the filter is the caller's to apply. */
         public boolean considers(ArtifactEvent event) {
@@ -85,15 +84,17 @@ public class AutomationStore {
     }
 
     /**
-     * The enabled automations of every (entity, event type) among the events, in one query; which of them
-     * consider which event is {@link Candidate#considers}.
+     * The enabled automations of every (entity, event type) among the events, with their webhooks and the
+     * webhooks' stored secrets, in one query; which of them consider which event is {@link Candidate#considers}.
      */
-    public Uni<List<Candidate>> candidates(SqlClient client, List<ArtifactEvent> events) {
+    public Uni<List<Candidate>> candidates(List<ArtifactEvent> events) {
         Set<List<String>> keys = new LinkedHashSet<>();
         events.forEach(event -> keys.add(List.of(event.entity(), event.eventType().name())));
-        return client.preparedQuery("SELECT " + COLUMNS.replaceAll("(\\w+)", "a.$1") + """
-                , w.enabled AS webhook_enabled, w.signing_secret
+        return pool.preparedQuery("SELECT " + COLUMNS.replaceAll("(\\w+)", "a.$1") + ", " + WebhookTarget.COLUMNS + """
+
                 FROM automation.automations a JOIN automation.webhooks w ON w.id = a.webhook_id
+                """ + WebhookTarget.SECRET_JOINS + """
+
                 WHERE a.enabled AND (a.entity, a.event_type) IN (SELECT * FROM unnest($1::text[], $2::text[]))""")
                 .execute(Tuple.of(keys.stream().map(key -> key.get(0)).toArray(String[]::new),
                         keys.stream().map(key -> key.get(1)).toArray(String[]::new)))
@@ -102,7 +103,7 @@ public class AutomationStore {
                     List<Candidate> candidates = new ArrayList<>();
                     int i = 0;
                     for (Row row : rows) {
-                        candidates.add(new Candidate(automations.get(i++), row.getBoolean("webhook_enabled"), row.getString("signing_secret")));
+                        candidates.add(new Candidate(automations.get(i++), WebhookTarget.from(row)));
                     }
                     return candidates;
                 });

@@ -13,12 +13,7 @@ public record DeliveryJob(
         String payloadTemplate,
         List<String> matchedValues,
         EventFacts event,
-        UUID webhookId,
-        String entity,
-        String url,
-        String accessTokenSecret,
-        String signingSecret,
-        boolean webhookEnabled) {
+        WebhookTarget webhook) {
 
     /** The parts of an artifact event that payload variables read. */
     public record EventFacts(String eventType, String entity, String project, String collection, String version,

@@ -1,13 +1,13 @@
 package org.llmplatform.automation.store;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -32,30 +32,10 @@ public class DeliveryStore {
         this.pool = pool;
     }
 
-    /** Queues the deliveries in one pipelined batch; a second one for the same (event, automation) is dropped. */
-    public Uni<Void> insertAll(SqlClient client, List<NewDelivery> deliveries) {
-        if (deliveries.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        List<Tuple> rows = new ArrayList<>(deliveries.size());
-        for (NewDelivery delivery : deliveries) {
-            Automation automation = delivery.automation();
-            rows.add(Tuple.of(UUID.randomUUID(), delivery.eventId(), automation.id(), automation.action().webhookId(),
-                            automation.action().payloadTemplate().toString(), delivery.matchedValues().toArray(String[]::new))
-                    .addString(delivery.maskedPayload()).addString(delivery.webhookEnabled() ? "PENDING" : "DISCARDED"));
-        }
-        return client.preparedQuery("""
-                INSERT INTO automation.deliveries
-                    (id, event_id, automation_id, webhook_id, payload_template, matched_values, payload_masked, status)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                ON CONFLICT (event_id, automation_id) DO NOTHING""")
-                .executeBatch(rows)
-                .replaceWithVoid();
-    }
-
     /**
      * Claims up to {@code limit} due deliveries (and ones whose dispatcher's lease ran out) for {@code lease};
-     * concurrent dispatchers skip each other's rows.
+     * concurrent dispatchers skip each other's rows. Each comes with its event and its webhook, the webhook's
+     * stored secrets included, so sending it needs no further query.
      */
     public Uni<List<DeliveryJob>> claimDue(int limit, Duration lease) {
         return pool.preparedQuery("""
@@ -75,10 +55,12 @@ public class DeliveryStore {
                     RETURNING d.id, d.event_id, d.automation_id, d.webhook_id, d.payload_template, d.matched_values,
                               d.attempt_count, d.next_trigger)
                 SELECT c.*, e.event_type, e.entity, e.project, e.collection, e.version, e.author, e.metadata,
-                       w.url, w.access_token_secret, w.signing_secret, w.enabled AS webhook_enabled
+                """ + WebhookTarget.COLUMNS + """
+
                 FROM claimed c
                 JOIN automation.events e ON e.event_id = c.event_id
-                JOIN automation.webhooks w ON w.id = c.webhook_id""")
+                JOIN automation.webhooks w ON w.id = c.webhook_id
+                """ + WebhookTarget.SECRET_JOINS)
                 .execute(Tuple.of(limit, (double) lease.toMillis() / 1000))
                 .map(rows -> {
                     List<DeliveryJob> jobs = new ArrayList<>();
@@ -93,52 +75,55 @@ public class DeliveryStore {
                                 new DeliveryJob.EventFacts(row.getString("event_type"), row.getString("entity"),
                                         row.getString("project"), row.getString("collection"), row.getString("version"),
                                         row.getString("author"), row.getJsonObject("metadata").getMap()),
-                                row.getUUID("webhook_id"),
-                                row.getString("entity"),
-                                row.getString("url"),
-                                row.getString("access_token_secret"),
-                                row.getString("signing_secret"),
-                                row.getBoolean("webhook_enabled")));
+                                WebhookTarget.from(row)));
                     }
                     return jobs;
                 });
     }
 
     /**
-     * Records finished attempts and moves their deliveries on, all in one transaction of pipelined batches;
-     * clears the failure streak of the webhooks that answered 2xx.
+     * Records finished attempts and moves their deliveries on, and clears the failure streak of the webhooks
+     * that answered 2xx: one statement, so one round trip and one (implicit) transaction for all of them.
      */
     public Uni<Void> finishAll(List<Finished> finished) {
-        List<Tuple> attempts = new ArrayList<>(finished.size());
-        List<Tuple> deliveries = new ArrayList<>(finished.size());
+        JsonArray rows = new JsonArray();
         Set<UUID> answered = new LinkedHashSet<>();
         for (Finished one : finished) {
             AttemptOutcome outcome = one.outcome();
-            attempts.add(Tuple.of(one.deliveryId(), outcome.attemptNumber(), outcome.manual() ? "MANUAL" : "SCHEDULED",
-                            outcome.startedAt().atOffset(ZoneOffset.UTC), outcome.durationMs(), outcome.statusCode())
-                    .addString(outcome.responseBody()).addString(outcome.error()).addBoolean(outcome.succeeded()));
-            deliveries.add(Tuple.of(one.deliveryId(), outcome.nextStatus(),
-                    outcome.nextAttemptAt() == null ? null : outcome.nextAttemptAt().atOffset(ZoneOffset.UTC),
-                    outcome.statusCode(), outcome.error()));
+            rows.add(new JsonObject()
+                    .put("delivery_id", one.deliveryId().toString())
+                    .put("attempt_number", outcome.attemptNumber())
+                    .put("trigger", outcome.manual() ? "MANUAL" : "SCHEDULED")
+                    .put("started_at", outcome.startedAt().toString())
+                    .put("duration_ms", outcome.durationMs())
+                    .put("status_code", outcome.statusCode())
+                    .put("response_body", outcome.responseBody())
+                    .put("error", outcome.error())
+                    .put("succeeded", outcome.succeeded())
+                    .put("next_status", outcome.nextStatus())
+                    .put("next_attempt_at", outcome.nextAttemptAt() == null ? null : outcome.nextAttemptAt().toString()));
             if (outcome.succeeded()) {
                 answered.add(one.webhookId());
             }
         }
-        return pool.withTransaction(connection -> connection.preparedQuery("""
-                        INSERT INTO automation.attempts
-                            (delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""")
-                .executeBatch(attempts)
-                .chain(() -> connection.preparedQuery("""
-                        UPDATE automation.deliveries
-                        SET status = $2, next_attempt_at = COALESCE($3, next_attempt_at), lease_until = NULL,
-                            next_trigger = 'SCHEDULED', last_status_code = $4, last_error = $5, updated_at = now()
-                        WHERE id = $1""")
-                        .executeBatch(deliveries))
-                .chain(() -> answered.isEmpty() ? Uni.createFrom().voidItem() : connection.preparedQuery("""
-                        UPDATE automation.webhooks SET failing_since = NULL WHERE id = ANY($1) AND failing_since IS NOT NULL""")
-                        .execute(Tuple.of(answered.toArray(UUID[]::new))).replaceWithVoid())
-                .replaceWithVoid());
+        return pool.preparedQuery("""
+                WITH finished AS (
+                    SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(delivery_id uuid, attempt_number integer, trigger text,
+                        started_at timestamptz, duration_ms bigint, status_code integer, response_body text, error text,
+                        succeeded boolean, next_status text, next_attempt_at timestamptz)),
+                attempts AS (
+                    INSERT INTO automation.attempts
+                        (delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded)
+                    SELECT delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded
+                    FROM finished),
+                moved AS (
+                    UPDATE automation.deliveries d
+                    SET status = f.next_status, next_attempt_at = COALESCE(f.next_attempt_at, d.next_attempt_at), lease_until = NULL,
+                        next_trigger = 'SCHEDULED', last_status_code = f.status_code, last_error = f.error, updated_at = now()
+                    FROM finished f WHERE d.id = f.delivery_id)
+                UPDATE automation.webhooks SET failing_since = NULL WHERE id = ANY($2) AND failing_since IS NOT NULL""")
+                .execute(Tuple.of(rows, answered.toArray(UUID[]::new)))
+                .replaceWithVoid();
     }
 
     /** A finished attempt of a delivery to a webhook. */

@@ -1,22 +1,22 @@
 package org.llmplatform.automation.store;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
 
@@ -38,39 +38,74 @@ public class EventStore {
         this.pool = pool;
     }
 
+    /** What {@link #storeWithDeliveries} did: how many of the events were new, and the deliveries it queued. */
+    public record Stored(long newEvents, Set<UUID> queuedDeliveries) {
+    }
+
     /**
-     * Stores, in one pipelined batch, those of the events whose id is not stored yet; returns them (the ones
-     * this call stored). The ids must be distinct.
+     * Stores those of the events whose id is not stored yet and, for exactly those, their deliveries: one
+     * statement, so one round trip and one (implicit) transaction. A redelivered event therefore queues no
+     * delivery twice. Deliveries whose id is in {@code leased} go in already claimed (SENDING, first attempt,
+     * leased for {@code lease}) for the dispatcher of this instance; the rest wait for a claim. The event
+     * ids must be distinct.
      */
-    public Uni<List<ArtifactEvent>> insertNew(SqlClient client, List<ArtifactEvent> events) {
-        List<Tuple> rows = new ArrayList<>(events.size());
+    public Uni<Stored> storeWithDeliveries(List<ArtifactEvent> events, List<NewDelivery> deliveries, Set<UUID> leased,
+            Duration lease) {
+        JsonArray eventRows = new JsonArray();
         for (ArtifactEvent event : events) {
-            rows.add(Tuple.tuple()
-                    .addString(event.eventId())
-                    .addString(event.eventType().name())
-                    .addString(event.entity())
-                    .addString(event.project())
-                    .addString(event.collection())
-                    .addString(event.version())
-                    .addArrayOfString(strings(event.aliases()))
-                    .addArrayOfString(strings(event.tags()))
-                    .addString(event.author())
-                    .addJsonObject(new JsonObject(event.metadata() == null ? Map.of() : event.metadata()))
-                    .addOffsetDateTime(event.occurredAt() == null ? null : event.occurredAt().atOffset(ZoneOffset.UTC)));
+            eventRows.add(new JsonObject()
+                    .put("event_id", event.eventId())
+                    .put("event_type", event.eventType().name())
+                    .put("entity", event.entity())
+                    .put("project", event.project())
+                    .put("collection", event.collection())
+                    .put("version", event.version())
+                    .put("aliases", new JsonArray(event.aliases() == null ? List.of() : event.aliases()))
+                    .put("tags", new JsonArray(event.tags() == null ? List.of() : event.tags()))
+                    .put("author", event.author())
+                    .put("metadata", new JsonObject(event.metadata() == null ? Map.of() : event.metadata()))
+                    .put("occurred_at", event.occurredAt() == null ? null : event.occurredAt().toString()));
         }
-        return client.preparedQuery("""
-                INSERT INTO automation.events
-                    (event_id, event_type, entity, project, collection, version, aliases, tags, author, metadata, occurred_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, COALESCE($11::timestamptz, now()))
-                ON CONFLICT (event_id) DO NOTHING
-                RETURNING event_id""")
-                .executeBatch(rows)
-                .map(results -> {
-                    Set<String> stored = new HashSet<>();
-                    for (RowSet<Row> result = results; result != null; result = result.next()) {
-                        result.forEach(row -> stored.add(row.getString(0)));
-                    }
-                    return events.stream().filter(event -> stored.contains(event.eventId())).toList();
+        JsonArray deliveryRows = new JsonArray();
+        for (NewDelivery delivery : deliveries) {
+            String status = !delivery.webhook().enabled() ? "DISCARDED" : leased.contains(delivery.id()) ? "SENDING" : "PENDING";
+            deliveryRows.add(new JsonObject()
+                    .put("id", delivery.id().toString())
+                    .put("event_id", delivery.eventId())
+                    .put("automation_id", delivery.automation().id().toString())
+                    .put("webhook_id", delivery.automation().action().webhookId().toString())
+                    .put("payload_template", delivery.automation().action().payloadTemplate().toString())
+                    .put("matched_values", new JsonArray(delivery.matchedValues()))
+                    .put("payload_masked", delivery.maskedPayload())
+                    .put("status", status));
+        }
+        return pool.preparedQuery("""
+                WITH stored AS (
+                    INSERT INTO automation.events
+                        (event_id, event_type, entity, project, collection, version, aliases, tags, author, metadata, occurred_at)
+                    SELECT e.event_id, e.event_type, e.entity, e.project, e.collection, e.version, e.aliases, e.tags, e.author,
+                           e.metadata, COALESCE(e.occurred_at, now())
+                    FROM jsonb_to_recordset($1::jsonb) AS e(event_id text, event_type text, entity text, project text,
+                         collection text, version text, aliases text[], tags text[], author text, metadata jsonb,
+                         occurred_at timestamptz)
+                    ON CONFLICT (event_id) DO NOTHING
+                    RETURNING event_id),
+                queued AS (
+                    INSERT INTO automation.deliveries (id, event_id, automation_id, webhook_id, payload_template, matched_values,
+                                                       payload_masked, status, attempt_count, lease_until)
+                    SELECT d.id, d.event_id, d.automation_id, d.webhook_id, d.payload_template, d.matched_values, d.payload_masked,
+                           d.status, CASE WHEN d.status = 'SENDING' THEN 1 ELSE 0 END,
+                           CASE WHEN d.status = 'SENDING' THEN now() + make_interval(secs => $3) END
+                    FROM jsonb_to_recordset($2::jsonb) AS d(id uuid, event_id text, automation_id uuid, webhook_id uuid,
+                         payload_template text, matched_values text[], payload_masked text, status text)
+                    WHERE d.event_id IN (SELECT event_id FROM stored)
+                    ON CONFLICT (event_id, automation_id) DO NOTHING
+                    RETURNING id)
+                SELECT (SELECT count(*) FROM stored) AS new_events, ARRAY(SELECT id FROM queued) AS queued""")
+                .execute(Tuple.of(eventRows, deliveryRows, (double) lease.toMillis() / 1000))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new Stored(row.getLong("new_events"), Set.of(row.getArrayOfUUIDs("queued")));
                 });
     }
 

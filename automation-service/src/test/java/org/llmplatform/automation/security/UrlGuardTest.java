@@ -32,6 +32,19 @@ class UrlGuardTest {
     }
 
     @Test
+    void anAddressLiteralIsCheckedWithoutAResolverAndANameIsLeftForOne() {
+        UrlGuard loopback = new UrlGuard(true, List.of("127.0.0.1/32"));
+        UrlGuard.Target literal = loopback.checkLiteral("http://127.0.0.1:8080/hook").orElseThrow();
+        assertEquals("127.0.0.1", literal.address().getHostAddress());
+        assertEquals(8080, literal.port());
+        assertTrue(strict.checkLiteral("https://[2606:4700:4700::1111]/hook").isPresent());
+        assertTrue(loopback.checkLiteral("http://localhost:8080/hook").isEmpty());
+        assertThrows(UnsafeUrl.class, () -> loopback.checkLiteral("http://10.0.0.1/hook"));
+        assertThrows(UnsafeUrl.class, () -> strict.checkLiteral("https://[::1]/hook"));
+        assertThrows(UnsafeUrl.class, () -> strict.checkLiteral("https://0x7f.1/hook"));
+    }
+
+    @Test
     void anAllowedNetworkOpensOnlyItself() throws Exception {
         UrlGuard loopback = new UrlGuard(true, List.of("127.0.0.1/32"));
         assertNull(loopback.blockedBecause(InetAddress.getByName("127.0.0.1")));
