@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.llmplatform.inference.config.GatewayConfig;
+import org.llmplatform.inference.service.engine.ModelCatalog;
+import org.llmplatform.inference.service.engine.ServedModel;
 
 /**
  * What a project may do (spec §6.6): the models it may use, and how many tokens (per minute, per day)
@@ -22,21 +24,31 @@ public class ProjectPolicy {
     private static final Duration DAY = Duration.ofDays(1);
 
     private final GatewayConfig config;
+    private final ModelCatalog catalog;
     private final Clock clock;
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
 
-    public ProjectPolicy(GatewayConfig config) {
+    public ProjectPolicy(GatewayConfig config, ModelCatalog catalog) {
         this.config = config;
+        this.catalog = catalog;
         this.clock = Clock.systemUTC();
     }
 
-    /** Refuses a model outside the project's allow-list, or a project over one of its limits; else counts the request. */
+    /**
+     * Refuses a model outside the project's allow-list (a request without {@code model} asks for the
+     * default one), or a project over one of its limits; else counts the request. The counts are this
+     * replica's: with several replicas a project may use up to its limits on each.
+     */
     public void admit(String project, String model) {
         Optional<GatewayConfig.ProjectRules> rules = Optional.ofNullable(config.projects().get(project));
         Optional<List<String>> allowed = rules.flatMap(GatewayConfig.ProjectRules::allowedModels);
-        if (allowed.isPresent() && model != null && !model.isEmpty() && !allowed.get().contains(model)) {
-            throw new OpenAiException(403, "Project `" + project + "` does not have access to model `" + model + "`",
-                    "invalid_request_error", "model_not_found", "model", Map.of());
+        if (allowed.isPresent()) {
+            String asked = model != null && !model.isEmpty() ? model
+                    : catalog.first().map(ServedModel::id).orElse(null);
+            if (asked != null && !allowed.get().contains(asked)) {
+                throw new OpenAiException(403, "Project `" + project + "` does not have access to model `" + asked
+                        + "`", "invalid_request_error", "model_not_found", "model", Map.of());
+            }
         }
         long now = clock.millis();
         check(project, "tokens per min (TPM)", limit(rules, GatewayConfig.ProjectRules::tokensPerMinute,

@@ -1,90 +1,88 @@
 package org.llmplatform.inference.bench;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerOptions;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fastest upstream we can make: a Vert.x server on its own event loop answering every chat
- * completion with canned vLLM bytes (a {@code chat.completion}, or a short SSE stream with the usage
- * chunk when asked), so what the benchmark measures is the gateway, not a model.
+ * Starts the benchmark's upstreams ({@link VllmStandIn}) as a JVM of their own, as a real upstream is
+ * another process, so neither its work nor its garbage collection lands in the gateway's JVM, and
+ * points two gateway models at them: {@link #MODEL} at the continuous-batching vLLM stand-in,
+ * {@link #CANNED_MODEL} at the server that answers at once.
+ * <p>
+ * The stand-in's engine is that of a fast GPU server: {@code bench.upstream.max-num-seqs} (256,
+ * vLLM's default max_num_seqs) sequences per step and {@code bench.upstream.step-micros} (6,000: a
+ * ~1B-parameter model on one H100 decodes 256 sequences at about 40,000 tokens/s; Llama-3.1-8B takes
+ * ~20 ms a step there) per step.
  */
 public class BenchUpstream implements QuarkusTestResourceLifecycleManager {
 
     static final String MODEL = "bench-model";
+    static final String CANNED_MODEL = "bench-canned";
     static final String URL_PROPERTY = "bench.upstream.url";
+    static final String CANNED_URL_PROPERTY = "bench.upstream.canned-url";
+    static final int MAX_NUM_SEQS = Integer.getInteger("bench.upstream.max-num-seqs", 256);
+    static final int STEP_MICROS = Integer.getInteger("bench.upstream.step-micros", 6000);
 
-    private static final Buffer COMPLETION = Buffer.buffer("{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion\","
-            + "\"created\":1,\"model\":\"" + MODEL + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-            + "\"content\":\"Hello there, how can I help you today?\"},\"logprobs\":null,\"finish_reason\":\"stop\","
-            + "\"stop_reason\":null}],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":10,\"total_tokens\":22}}");
-    private static final Buffer STREAM = stream(false);
-    private static final Buffer STREAM_WITH_USAGE = stream(true);
-
-    private Vertx vertx;
+    private Process upstream;
 
     @Override
     public Map<String, String> start() {
-        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-        int port;
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms256m", "-Xmx256m", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                VllmStandIn.class.getName(), MODEL, CANNED_MODEL,
+                Integer.toString(MAX_NUM_SEQS), Integer.toString(STEP_MICROS)));
+        String[] ports;
         try {
-            port = vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
-                    .requestHandler(request -> request.body().onSuccess(body -> {
-                        if (body.toString().contains("\"stream\":true")) {
-                            boolean usage = body.toString().contains("\"include_usage\":true");
-                            request.response().putHeader("Content-Type", "text/event-stream")
-                                    .end((usage ? STREAM_WITH_USAGE : STREAM).copy());
-                        } else {
-                            request.response().putHeader("Content-Type", "application/json").end(COMPLETION.copy());
-                        }
-                    }))
-                    .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
-                    .actualPort();
-        } catch (Exception e) {
+            upstream = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(upstream.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String line = out.readLine();
+            if (line == null || !line.startsWith("LISTENING ")) {
+                throw new IllegalStateException("the benchmark upstream said " + line);
+            }
+            ports = line.substring("LISTENING ".length()).split(" ");
+        } catch (IOException e) {
             throw new IllegalStateException("the benchmark upstream did not start", e);
         }
-        String url = "http://127.0.0.1:" + port + "/v1";
-        System.setProperty(URL_PROPERTY, url);
+        String canned = "http://127.0.0.1:" + ports[0] + "/v1";
+        String batching = "http://127.0.0.1:" + ports[1] + "/v1";
+        System.setProperty(CANNED_URL_PROPERTY, canned);
+        System.setProperty(URL_PROPERTY, batching);
         // The gateway's own usage-totals consumer (a database transaction per request, downstream of the
         // request path) would compete with the gateway for this machine's cores, so it is off here.
         return Map.of(
-                "gateway.upstreams." + MODEL + ".url", url,
+                "gateway.upstreams." + MODEL + ".url", batching,
                 "gateway.upstreams." + MODEL + ".retries", "0",
                 "gateway.upstreams." + MODEL + ".connect-timeout", "60s",
+                "gateway.upstreams." + CANNED_MODEL + ".url", canned,
+                "gateway.upstreams." + CANNED_MODEL + ".retries", "0",
+                "gateway.upstreams." + CANNED_MODEL + ".connect-timeout", "60s",
                 "gateway.limits.concurrent-requests-per-project", "100000",
                 "mp.messaging.incoming.usage-totals.enabled", "false");
     }
 
-    private static Buffer stream(boolean usage) {
-        StringBuilder events = new StringBuilder();
-        events.append(chunk("{\"role\":\"assistant\",\"content\":\"\"}", "null"));
-        for (String piece : new String[] {"Hello", " there", ", how", " can", " I", " help?"}) {
-            events.append(chunk("{\"content\":\"" + piece + "\"}", "null"));
-        }
-        events.append(chunk("{}", "\"stop\""));
-        if (usage) {
-            events.append("data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"")
-                    .append(MODEL).append("\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,")
-                    .append("\"total_tokens\":19}}\n\n");
-        }
-        events.append("data: [DONE]\n\n");
-        return Buffer.buffer(events.toString());
-    }
-
-    private static String chunk(String delta, String finishReason) {
-        return "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + MODEL
-                + "\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"logprobs\":null,\"finish_reason\":"
-                + finishReason + "}]}\n\n";
-    }
-
     @Override
     public void stop() {
-        if (vertx != null) {
-            vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
+        if (upstream == null) {
+            return;
+        }
+        try {
+            upstream.getOutputStream().close();
+            if (!upstream.waitFor(10, TimeUnit.SECONDS)) {
+                upstream.destroyForcibly();
+            }
+        } catch (IOException | InterruptedException e) {
+            upstream.destroyForcibly();
         }
     }
 }

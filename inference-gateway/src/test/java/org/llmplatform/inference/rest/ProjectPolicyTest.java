@@ -56,6 +56,18 @@ class ProjectPolicyTest {
     }
 
     @Test
+    void aRequestWithoutModelIsCheckedAgainstTheAllowListAsTheDefaultModel() {
+        String noModel = "{\"messages\":[{\"role\":\"user\",\"content\":\"Once upon a time\"}],\"max_tokens\":1}";
+        member.request().header("Compat-Project", "quota-lab/upstream-only").body(noModel)
+                .post("/v1/chat/completions").then().statusCode(403)
+                .body("error.code", equalTo("model_not_found"))
+                .body("error.message", equalTo("Project `quota-lab/upstream-only` does not have access to model `"
+                        + Callers.MODEL + "`"));
+        member.request().header("Compat-Project", "quota-lab/engine-only").body(noModel)
+                .post("/v1/chat/completions").then().statusCode(200).body("model", equalTo(Callers.MODEL));
+    }
+
+    @Test
     void aProjectOverItsTokenBudgetGets429WithRetryAfterUntilTheWindowEnds() {
         String body = "{\"model\":\"" + ALIAS + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Once upon a time\"}],"
                 + "\"max_tokens\":20,\"ignore_eos\":true}";

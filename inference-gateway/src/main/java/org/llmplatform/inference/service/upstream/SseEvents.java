@@ -3,38 +3,55 @@ package org.llmplatform.inference.service.upstream;
 import io.vertx.mutiny.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Splits an upstream SSE body into the data payloads of its events. Works on bytes, so a character
- * split across network buffers is never corrupted; comment lines (keep-alives) are dropped.
+ * split across network buffers is never corrupted; comment lines (keep-alives) are dropped. An event
+ * that is one {@code data: } line (what vLLM sends) is cut out of the bytes without further copies.
  */
 final class SseEvents {
 
-    private Buffer pending = Buffer.buffer();
+    private static final byte[] NO_BYTES = new byte[0];
+
+    /** The start of an event whose end has not arrived yet. */
+    private byte[] pending = NO_BYTES;
 
     List<String> feed(Buffer chunk) {
-        pending.appendBuffer(chunk);
-        List<String> payloads = new ArrayList<>();
+        byte[] bytes = pending.length == 0 ? chunk.getBytes() : concat(pending, chunk.getBytes());
+        List<String> payloads = new ArrayList<>(2);
         int start = 0;
-        byte[] bytes = pending.getBytes();
         for (int i = 0; i + 1 < bytes.length; i++) {
-            if (bytes[i] == '\n' && bytes[i + 1] == '\n') {
-                String event = new String(bytes, start, i - start, StandardCharsets.UTF_8);
-                String payload = payload(event);
+            if (bytes[i] == '\n' && (bytes[i + 1] == '\n' || bytes[i + 1] == '\r' && i + 2 < bytes.length
+                    && bytes[i + 2] == '\n')) {
+                String payload = payload(bytes, start, i);
                 if (payload != null) {
                     payloads.add(payload);
                 }
-                start = i + 2;
-                i++;
+                start = bytes[i + 1] == '\n' ? i + 2 : i + 3;
+                i = start - 1;
             }
         }
-        pending = Buffer.buffer().appendBytes(bytes, start, bytes.length - start);
+        pending = start == bytes.length ? NO_BYTES : Arrays.copyOfRange(bytes, start, bytes.length);
         return payloads;
     }
 
-    private static String payload(String event) {
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
+    /** The data of the event in {@code bytes[start, end)}, or null when it has none. */
+    private static String payload(byte[] bytes, int start, int end) {
+        if (singleDataLine(bytes, start, end)) {
+            int from = start + 5 + (end > start + 5 && bytes[start + 5] == ' ' ? 1 : 0);
+            int to = end > from && bytes[end - 1] == '\r' ? end - 1 : end;
+            return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+        }
         StringBuilder data = null;
+        String event = new String(bytes, start, end - start, StandardCharsets.UTF_8);
         for (String line : event.replace("\r", "").split("\n")) {
             if (line.startsWith("data:")) {
                 String value = line.substring(5);
@@ -43,5 +60,18 @@ final class SseEvents {
             }
         }
         return data == null ? null : data.toString();
+    }
+
+    private static boolean singleDataLine(byte[] bytes, int start, int end) {
+        if (end - start < 5 || bytes[start] != 'd' || bytes[start + 1] != 'a' || bytes[start + 2] != 't'
+                || bytes[start + 3] != 'a' || bytes[start + 4] != ':') {
+            return false;
+        }
+        for (int i = start + 5; i < end; i++) {
+            if (bytes[i] == '\n' || bytes[i] == '\r' && i != end - 1) {
+                return false;
+            }
+        }
+        return true;
     }
 }

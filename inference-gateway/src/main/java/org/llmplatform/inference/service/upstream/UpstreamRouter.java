@@ -134,6 +134,8 @@ public class UpstreamRouter {
         int status = response.statusCode();
         boolean renamed = !model.equals(sent.upstreamModel());
         if (status >= 200 && status < 300 && stream) {
+            // nothing is read until the client asks (the relay is subscribed to later)
+            response.pause();
             return Uni.createFrom().item(new UpstreamReply(200, "text/event-stream",
                     relay(response, model, renamed, clientWantsUsage, usage)));
         }
@@ -171,23 +173,31 @@ public class UpstreamRouter {
         }
     }
 
-    /** Relays SSE events as they come; an upstream stream that ends without [DONE] gets an in-band error. */
+    /**
+     * Relays SSE events as they come, all events of one upstream read as one write (a step of a batching
+     * server is one read); an upstream stream that ends without [DONE] gets an in-band error.
+     */
     private Multi<String> relay(HttpClientResponse response, String model, boolean renamed, boolean clientWantsUsage,
             UsageSink usage) {
         SseEvents events = new SseEvents();
+        String ownModelField = "\"model\":\"" + model + "\"";
         boolean[] done = new boolean[1];
         Multi<String> relayed = response.toMulti()
-                .onItem().transformToIterable(events::feed)
-                .onItem().transformToIterable(payload -> {
-                    if ("[DONE]".equals(payload)) {
-                        done[0] = true;
-                        return List.of(DONE);
-                    }
+                .map(chunk -> {
                     long relaying = System.nanoTime();
-                    List<String> ours = relayedEvent(payload, model, renamed, clientWantsUsage, usage);
+                    StringBuilder ours = new StringBuilder(chunk.length() + 16);
+                    for (String payload : events.feed(chunk)) {
+                        if ("[DONE]".equals(payload)) {
+                            done[0] = true;
+                            ours.append(DONE);
+                        } else {
+                            relayedEvent(ours, payload, model, ownModelField, renamed, clientWantsUsage, usage);
+                        }
+                    }
                     usage.relayed(System.nanoTime() - relaying);
-                    return ours;
-                });
+                    return ours.toString();
+                })
+                .select().where(ours -> !ours.isEmpty());
         return Multi.createBy().concatenating().streams(relayed, Multi.createFrom().deferred(() -> {
                     if (done[0]) {
                         return Multi.createFrom().empty();
@@ -203,32 +213,36 @@ public class UpstreamRouter {
                 });
     }
 
-    private List<String> relayedEvent(String payload, String model, boolean renamed, boolean clientWantsUsage,
-            UsageSink usage) {
+    /** Appends our form of one upstream event to {@code ours}: as it came unless it must change or be dropped. */
+    private void relayedEvent(StringBuilder ours, String payload, String model, String ownModelField, boolean renamed,
+            boolean clientWantsUsage, UsageSink usage) {
         if (!renamed && !payload.contains("\"usage\"") && !payload.contains("\"error\"")
-                && payload.contains("\"model\":\"" + model + "\"")) {
-            return List.of("data: " + payload + "\n\n");
+                && payload.contains(ownModelField)) {
+            ours.append("data: ").append(payload).append("\n\n");
+            return;
         }
         try {
             JsonNode chunk = json.readTree(payload);
             if (chunk.has("error")) {
                 usage.failed();
-                return List.of("data: " + payload + "\n\n");
+                ours.append("data: ").append(payload).append("\n\n");
+                return;
             }
             if (chunk.path("usage").isObject() && chunk.path("choices").isEmpty()) {
                 usage.count(chunk.path("usage"));
                 if (!clientWantsUsage) {
-                    return List.of();
+                    return;
                 }
             }
             if (chunk instanceof ObjectNode object && !model.equals(object.path("model").asText(model))) {
                 object.put("model", model);
-                return List.of("data: " + json.writeValueAsString(object) + "\n\n");
+                ours.append("data: ").append(json.writeValueAsString(object)).append("\n\n");
+                return;
             }
-            return List.of("data: " + payload + "\n\n");
+            ours.append("data: ").append(payload).append("\n\n");
         } catch (JsonProcessingException e) {
             usage.failed();
-            return List.of(inBandError("The upstream stream of model `" + model + "` sent an unreadable chunk"));
+            ours.append(inBandError("The upstream stream of model `" + model + "` sent an unreadable chunk"));
         }
     }
 
