@@ -4,28 +4,27 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import java.util.List;
-import java.util.Map;
 import org.jboss.resteasy.reactive.RestHeader;
-import org.jboss.resteasy.reactive.RestMulti;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.RestResponse.ResponseBuilder;
 import org.llmplatform.inference.service.ChatCall;
 import org.llmplatform.inference.service.ChatCompletionService;
 import org.llmplatform.inference.service.ChatStream;
 import org.llmplatform.inference.service.ProjectAttribution;
 import org.llmplatform.inference.service.ProjectPolicy;
 import org.llmplatform.inference.service.RequestIds;
+import org.llmplatform.inference.service.StreamedBody;
 import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
 import org.llmplatform.inference.service.response.ChatCompletion;
-import org.llmplatform.inference.service.upstream.UpstreamReply;
 import org.llmplatform.support.auth.ProjectId;
 
 /**
@@ -62,7 +61,7 @@ public class ChatCompletionsResource {
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public RestMulti<String> create(JsonNode body, @RestHeader("X-Request-Id") String requestId,
+    public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader("X-Request-Id") String requestId,
             @RestHeader("Compat-Project") String compatProject, @RestHeader("OpenAI-Project") String openAiProject,
             RoutingContext context) {
         ChatRequest request = ChatRequestParser.parse(body);
@@ -72,26 +71,25 @@ public class ChatCompletionsResource {
         String responseRequestId = requestId != null && !requestId.isBlank()
                 ? requestId : RequestIds.random().toString().replace("-", "");
         if (upstream.serves(request.model())) {
-            return RestMulti.fromUniResponse(
-                    upstream.forward((ObjectNode) body, request.model(), project, user, requestId,
-                            GatewayOverhead.arrivedNanos(context)),
-                    UpstreamReply::body,
-                    reply -> Map.of("Content-Type", List.of(reply.contentType()), "X-Request-Id", List.of(responseRequestId),
-                            GatewayOverhead.HEADER, List.of(GatewayOverhead.millis(reply.overheadNanos()))),
-                    UpstreamReply::status);
+            return upstream.forward((ObjectNode) body, request.model(), project, user, requestId,
+                            GatewayOverhead.arrivedNanos(context))
+                    .map(reply -> ResponseBuilder.create(reply.status()).entity(reply.entity())
+                            .header(HttpHeaders.CONTENT_TYPE, reply.contentType())
+                            .header("X-Request-Id", responseRequestId)
+                            .header(GatewayOverhead.HEADER, GatewayOverhead.millis(reply.overheadNanos()))
+                            .build());
         }
         Uni<ChatCall> accepted = completions.accept(request, project, attribution.principal(), requestId);
         if (request.stream()) {
-            return RestMulti.fromUniResponse(accepted, stream::events,
-                    call -> Map.of("Content-Type", List.of("text/event-stream"), "Cache-Control", List.of("no-cache"),
-                            "X-Request-Id", List.of(responseRequestId)),
-                    call -> 200);
+            return accepted.map(call -> ResponseBuilder.ok((Object) StreamedBody.of(stream.events(call)), "text/event-stream")
+                    .header("Cache-Control", "no-cache")
+                    .header("X-Request-Id", responseRequestId)
+                    .build());
         }
-        return RestMulti.fromUniResponse(accepted.flatMap(completions::complete),
-                completion -> Multi.createFrom().item(serialise(completion)),
-                completion -> Map.of("Content-Type", List.of(MediaType.APPLICATION_JSON),
-                        "X-Request-Id", List.of(responseRequestId)),
-                completion -> 200);
+        return accepted.flatMap(completions::complete)
+                .map(completion -> ResponseBuilder.ok((Object) serialise(completion), MediaType.APPLICATION_JSON)
+                        .header("X-Request-Id", responseRequestId)
+                        .build());
     }
 
     private String serialise(ChatCompletion completion) {

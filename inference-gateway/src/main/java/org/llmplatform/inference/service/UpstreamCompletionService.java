@@ -59,18 +59,22 @@ public class UpstreamCompletionService {
         return router.forward(body, model, aliases.backend(model), base, tally)
                 .map(reply -> {
                     long beforeFirstByte = System.nanoTime() - arrivedNanos - tally.waited.get();
-                    return new UpstreamReply(reply.status(), reply.contentType(), reply.body()
-                            .onTermination().invoke((failure, cancelled) -> {
-                                permit.release();
-                                policy.charge(projectId, tally.prompt.get() + tally.completion.get());
-                                overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
-                                String status = failure != null || reply.status() != 200 || tally.failed.get() ? "error"
-                                        : cancelled ? "cancelled" : "success";
-                                Instant ended = Instant.now();
-                                usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
-                                        projectId, user, model, tally.prompt.get(), tally.completion.get(),
-                                        Duration.between(started, ended).toMillis(), status, started, ended));
-                            }), beforeFirstByte);
+                    StreamedBody.FinishListener finish = (failure, cancelled) -> {
+                        permit.release();
+                        policy.charge(projectId, tally.prompt.get() + tally.completion.get());
+                        overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
+                        String status = failure != null || reply.status() != 200 || tally.failed.get() ? "error"
+                                : cancelled ? "cancelled" : "success";
+                        Instant ended = Instant.now();
+                        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
+                                projectId, user, model, tally.prompt.get(), tally.completion.get(),
+                                Duration.between(started, ended).toMillis(), status, started, ended));
+                    };
+                    if (reply.streamed()) {
+                        return reply.withStream(reply.stream().whenFinished(finish)).withOverhead(beforeFirstByte);
+                    }
+                    finish.finished(null, false);
+                    return reply.withOverhead(beforeFirstByte);
                 })
                 .onFailure().invoke(permit::release);
     }

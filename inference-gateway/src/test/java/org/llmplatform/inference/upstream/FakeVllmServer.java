@@ -17,12 +17,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code vllm-small} answers (and checks its key), {@code flaky} fails its first attempt with 503,
  * {@code always-503} always fails, {@code rejecting} answers 400 with an OpenAI error,
  * {@code truncated} ends its stream without [DONE], {@code slow} never answers, {@code delayed} answers
- * after {@link #DELAY_MS}.
+ * after {@link #DELAY_MS}, {@code endless} streams a chunk every 20 ms until its client leaves (counted
+ * in {@link #ENDLESS_STREAMS_LEFT}).
  */
 public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
 
     static final String KEY = "upstream-secret";
     static final long DELAY_MS = 400;
+    static final AtomicInteger ENDLESS_STREAMS_LEFT = new AtomicInteger();
 
     private Vertx vertx;
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
@@ -50,6 +52,7 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
         upstream(config, "truncated", url);
         upstream(config, "slow", url);
         upstream(config, "delayed", url);
+        upstream(config, "endless", url);
         config.put("gateway.upstreams.slow.read-timeout", "500ms");
         config.put("gateway.upstreams.slow.retries", "0");
         upstream(config, "unreachable", "http://127.0.0.1:1/v1");
@@ -90,6 +93,7 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
                     .end(new JsonObject().put("error", new JsonObject().put("message", "temperature must be non-negative, got -1.0.")
                             .put("type", "BadRequestError").putNull("param").putNull("code")).encode());
             case "truncated" -> stream(request, id, model, body, false);
+            case "endless" -> endless(request, id, model);
             case "delayed" -> vertx.setTimer(DELAY_MS, ignored -> request.response()
                     .putHeader("Content-Type", "application/json").end(completion(id, model).encode()));
             default -> {
@@ -122,6 +126,16 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
                     .encode()));
         }
         response.end("data: [DONE]\n\n");
+    }
+
+    private void endless(HttpServerRequest request, String id, String model) {
+        var response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+        long timer = vertx.setPeriodic(20, ignored ->
+                response.write(event(chunk(id, model, new JsonObject().put("content", "more"), null))));
+        response.closeHandler(ignored -> {
+            vertx.cancelTimer(timer);
+            ENDLESS_STREAMS_LEFT.incrementAndGet();
+        });
     }
 
     private static String chunk(String id, String model, JsonObject delta, String finishReason) {

@@ -4,13 +4,20 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -92,6 +99,26 @@ class UpstreamRoutingTest {
         assertTrue(body.contains("\"content\":\"Hello\""), body);
         assertTrue(body.contains("data: {\"error\":{\"message\":\"The upstream stream of model `truncated`"), body);
         assertTrue(body.endsWith("data: [DONE]\n\n"), body);
+    }
+
+    @Test
+    void aClientThatLeavesMidStreamClosesTheUpstreamRequest() throws IOException {
+        int leftBefore = FakeVllmServer.ENDLESS_STREAMS_LEFT.get();
+        String body = "{\"model\":\"endless\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + key + "\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+            BufferedReader reply = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("HTTP/1.1 200 OK", reply.readLine());
+            String line;
+            do {
+                line = reply.readLine();
+            } while (line != null && !line.contains("\"content\":\"more\""));
+            assertTrue(line != null, "the stream ended before its first chunk");
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> FakeVllmServer.ENDLESS_STREAMS_LEFT.get() > leftBefore);
     }
 
     @Test

@@ -1,14 +1,36 @@
 package org.llmplatform.inference.service.upstream;
 
-import io.smallrye.mutiny.Multi;
+import org.llmplatform.inference.service.StreamedBody;
 
 /**
- * What the client gets once the upstream answered (or definitely did not): status, type and body, and
- * the gateway's own time on the request until then (upstream time excluded).
+ * What the client gets once the upstream answered (or definitely did not): status, type and either a
+ * complete body or a stream relayed as it comes, and the gateway's own time on the request until then
+ * (upstream time excluded).
  */
-public record UpstreamReply(int status, String contentType, Multi<String> body, long overheadNanos) {
+public record UpstreamReply(int status, String contentType, String body, StreamedBody stream, long overheadNanos) {
 
-    public UpstreamReply(int status, String contentType, Multi<String> body) {
-        this(status, contentType, body, 0);
+    static UpstreamReply complete(int status, String body) {
+        return new UpstreamReply(status, "application/json", body, null, 0);
+    }
+
+    static UpstreamReply streamed(StreamedBody stream) {
+        return new UpstreamReply(200, "text/event-stream", null, stream, 0);
+    }
+
+    public boolean streamed() {
+        return stream != null;
+    }
+
+    /** The response entity: the complete body or the stream. */
+    public Object entity() {
+        return streamed() ? stream : body;
+    }
+
+    public UpstreamReply withStream(StreamedBody replaced) {
+        return new UpstreamReply(status, contentType, null, replaced, overheadNanos);
+    }
+
+    public UpstreamReply withOverhead(long nanos) {
+        return new UpstreamReply(status, contentType, body, stream, nanos);
     }
 }

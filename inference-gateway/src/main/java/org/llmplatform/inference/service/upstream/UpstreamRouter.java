@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -31,14 +30,13 @@ import org.llmplatform.model.errors.OpenAiError;
 /**
  * Sends a chat completion to the upstream OpenAI-compatible server of its model. Connect errors, 429
  * and 5xx are retried and then handed to the fallbacks, but only before anything reached the client;
- * what fails after that is an in-band error event. Streams are relayed chunk by chunk with the
- * upstream's back-pressure, and usage is always requested upstream so every request is counted.
+ * what fails after that is an in-band error event. Streams are relayed as they come by {@link SseRelay},
+ * and usage is always requested upstream so every request is counted.
  */
 @ApplicationScoped
 public class UpstreamRouter {
 
     private static final Logger LOG = Logger.getLogger(UpstreamRouter.class);
-    private static final String DONE = "data: [DONE]\n\n";
 
     private final Vertx vertx;
     private final UpstreamCatalog catalog;
@@ -134,22 +132,21 @@ public class UpstreamRouter {
         int status = response.statusCode();
         boolean renamed = !model.equals(sent.upstreamModel());
         if (status >= 200 && status < 300 && stream) {
-            // nothing is read until the client asks (the relay is subscribed to later)
+            // nothing is read until the relay is written to the client
             response.pause();
-            return Uni.createFrom().item(new UpstreamReply(200, "text/event-stream",
-                    relay(response, model, renamed, clientWantsUsage, usage)));
+            return Uni.createFrom().item(UpstreamReply.streamed(
+                    new SseRelay(response.getDelegate(), json, model, renamed, clientWantsUsage, usage)));
         }
         long reading = System.nanoTime();
         return response.body().map(buffer -> {
             usage.waited(System.nanoTime() - reading);
             if (status >= 200 && status < 300) {
-                return new UpstreamReply(200, "application/json",
-                        Multi.createFrom().item(completion(buffer, model, renamed, usage)));
+                return UpstreamReply.complete(200, completion(buffer, model, renamed, usage));
             }
             usage.failed();
             String error = retryable(status) ? errorJson(502, "The upstream server of model `" + model + "` answered " + status)
                     : upstreamError(buffer.toString(), status);
-            return new UpstreamReply(retryable(status) ? 502 : status, "application/json", Multi.createFrom().item(error));
+            return UpstreamReply.complete(retryable(status) ? 502 : status, error);
         });
     }
 
@@ -173,79 +170,6 @@ public class UpstreamRouter {
         }
     }
 
-    /**
-     * Relays SSE events as they come, all events of one upstream read as one write (a step of a batching
-     * server is one read); an upstream stream that ends without [DONE] gets an in-band error.
-     */
-    private Multi<String> relay(HttpClientResponse response, String model, boolean renamed, boolean clientWantsUsage,
-            UsageSink usage) {
-        SseEvents events = new SseEvents();
-        String ownModelField = "\"model\":\"" + model + "\"";
-        boolean[] done = new boolean[1];
-        Multi<String> relayed = response.toMulti()
-                .map(chunk -> {
-                    long relaying = System.nanoTime();
-                    StringBuilder ours = new StringBuilder(chunk.length() + 16);
-                    for (String payload : events.feed(chunk)) {
-                        if ("[DONE]".equals(payload)) {
-                            done[0] = true;
-                            ours.append(DONE);
-                        } else {
-                            relayedEvent(ours, payload, model, ownModelField, renamed, clientWantsUsage, usage);
-                        }
-                    }
-                    usage.relayed(System.nanoTime() - relaying);
-                    return ours.toString();
-                })
-                .select().where(ours -> !ours.isEmpty());
-        return Multi.createBy().concatenating().streams(relayed, Multi.createFrom().deferred(() -> {
-                    if (done[0]) {
-                        return Multi.createFrom().empty();
-                    }
-                    usage.failed();
-                    return Multi.createFrom().items(inBandError("The upstream stream of model `" + model
-                            + "` ended before it was complete"), DONE);
-                }))
-                .onFailure().recoverWithMulti(failure -> {
-                    usage.failed();
-                    return Multi.createFrom().items(inBandError("The upstream stream of model `" + model
-                            + "` failed: " + failure.getMessage()), DONE);
-                });
-    }
-
-    /** Appends our form of one upstream event to {@code ours}: as it came unless it must change or be dropped. */
-    private void relayedEvent(StringBuilder ours, String payload, String model, String ownModelField, boolean renamed,
-            boolean clientWantsUsage, UsageSink usage) {
-        if (!renamed && !payload.contains("\"usage\"") && !payload.contains("\"error\"")
-                && payload.contains(ownModelField)) {
-            ours.append("data: ").append(payload).append("\n\n");
-            return;
-        }
-        try {
-            JsonNode chunk = json.readTree(payload);
-            if (chunk.has("error")) {
-                usage.failed();
-                ours.append("data: ").append(payload).append("\n\n");
-                return;
-            }
-            if (chunk.path("usage").isObject() && chunk.path("choices").isEmpty()) {
-                usage.count(chunk.path("usage"));
-                if (!clientWantsUsage) {
-                    return;
-                }
-            }
-            if (chunk instanceof ObjectNode object && !model.equals(object.path("model").asText(model))) {
-                object.put("model", model);
-                ours.append("data: ").append(json.writeValueAsString(object)).append("\n\n");
-                return;
-            }
-            ours.append("data: ").append(payload).append("\n\n");
-        } catch (JsonProcessingException e) {
-            usage.failed();
-            ours.append(inBandError("The upstream stream of model `" + model + "` sent an unreadable chunk"));
-        }
-    }
-
     private UpstreamReply failed(String model, Throwable failure) {
         boolean timedOut = failure instanceof TimeoutException || failure.getClass().getSimpleName().contains("Timeout")
                 && !(failure instanceof ConnectException);
@@ -253,7 +177,7 @@ public class UpstreamRouter {
         String message = timedOut ? "The upstream server of model `" + model + "` did not answer in time"
                 : "The upstream server of model `" + model + "` could not be reached: " + failure.getMessage();
         LOG.warn(message);
-        return new UpstreamReply(status, "application/json", Multi.createFrom().item(errorJson(status, message)));
+        return UpstreamReply.complete(status, errorJson(status, message));
     }
 
     /** Passes an upstream's own error body through when it is OpenAI-shaped, else wraps its text. */
@@ -272,10 +196,6 @@ public class UpstreamRouter {
     private String errorJson(int status, String message) {
         return write(Map.of("error", new OpenAiError(message, status >= 500 ? "upstream_error" : "invalid_request_error",
                 null, null)));
-    }
-
-    private String inBandError(String message) {
-        return "data: " + write(Map.of("error", new OpenAiError(message, "upstream_error", null, null))) + "\n\n";
     }
 
     private String write(Object value) {

@@ -1,0 +1,139 @@
+package org.llmplatform.inference.service.upstream;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import java.util.Map;
+import org.llmplatform.inference.service.StreamedBody;
+import org.llmplatform.model.errors.OpenAiError;
+
+/**
+ * Relays an upstream SSE stream to the client as it comes: all events of one upstream read become one
+ * write (a step of a batching server is one read), reading pauses while the client's buffer is full,
+ * and a client that leaves resets the upstream request so the upstream stops generating. Events pass
+ * as they came unless the model must be renamed or the usage chunk dropped; a stream that fails or ends
+ * without {@code [DONE]} gets an in-band error.
+ */
+final class SseRelay implements StreamedBody {
+
+    private static final String DONE = "data: [DONE]\n\n";
+
+    private final HttpClientResponse upstream;
+    private final ObjectMapper json;
+    private final String model;
+    private final String ownModelField;
+    private final boolean renamed;
+    private final boolean clientWantsUsage;
+    private final UpstreamRouter.UsageSink usage;
+    private final SseEvents events = new SseEvents();
+    private boolean done;
+    private boolean finished;
+
+    /** {@code upstream}: a paused 2xx response; {@code model}: the public name the client asked for. */
+    SseRelay(HttpClientResponse upstream, ObjectMapper json, String model, boolean renamed, boolean clientWantsUsage,
+            UpstreamRouter.UsageSink usage) {
+        this.upstream = upstream;
+        this.json = json;
+        this.model = model;
+        this.ownModelField = "\"model\":\"" + model + "\"";
+        this.renamed = renamed;
+        this.clientWantsUsage = clientWantsUsage;
+        this.usage = usage;
+    }
+
+    @Override
+    public void writeTo(Sink client) {
+        client.whenClosed(() -> {
+            synchronized (this) {
+                finished = true;
+            }
+            upstream.request().reset();
+        });
+        upstream.handler(chunk -> relay(chunk, client));
+        upstream.exceptionHandler(failure -> finish(client, "failed: " + failure.getMessage()));
+        upstream.endHandler(ended -> finish(client, done ? null : "ended before it was complete"));
+        upstream.resume();
+    }
+
+    private void relay(Buffer chunk, Sink client) {
+        long relaying = System.nanoTime();
+        StringBuilder ours = new StringBuilder(chunk.length() + 16);
+        for (String payload : events.feed(chunk)) {
+            if ("[DONE]".equals(payload)) {
+                done = true;
+                ours.append(DONE);
+            } else {
+                relayEvent(ours, payload);
+            }
+        }
+        usage.relayed(System.nanoTime() - relaying);
+        synchronized (this) {
+            if (finished || ours.isEmpty()) {
+                return;
+            }
+        }
+        if (!client.write(ours.toString())) {
+            upstream.pause();
+            client.whenWritable(upstream::resume);
+        }
+    }
+
+    /** Ends the client's stream once; {@code problem}: why the upstream stream is incomplete, or null. */
+    private void finish(Sink client, String problem) {
+        synchronized (this) {
+            if (finished) {
+                return;
+            }
+            finished = true;
+        }
+        if (problem != null) {
+            usage.failed();
+            client.write(inBandError("The upstream stream of model `" + model + "` " + problem) + DONE);
+        }
+        client.end();
+    }
+
+    /** Appends our form of one upstream event to {@code ours}: as it came unless it must change or be dropped. */
+    private void relayEvent(StringBuilder ours, String payload) {
+        if (!renamed && !payload.contains("\"usage\"") && !payload.contains("\"error\"")
+                && payload.contains(ownModelField)) {
+            ours.append("data: ").append(payload).append("\n\n");
+            return;
+        }
+        try {
+            JsonNode chunk = json.readTree(payload);
+            if (chunk.has("error")) {
+                usage.failed();
+                ours.append("data: ").append(payload).append("\n\n");
+                return;
+            }
+            if (chunk.path("usage").isObject() && chunk.path("choices").isEmpty()) {
+                usage.count(chunk.path("usage"));
+                if (!clientWantsUsage) {
+                    return;
+                }
+            }
+            if (chunk instanceof ObjectNode object && !model.equals(object.path("model").asText(model))) {
+                object.put("model", model);
+                ours.append("data: ").append(json.writeValueAsString(object)).append("\n\n");
+                return;
+            }
+            ours.append("data: ").append(payload).append("\n\n");
+        } catch (JsonProcessingException e) {
+            usage.failed();
+            ours.append(inBandError("The upstream stream of model `" + model + "` sent an unreadable chunk"));
+        }
+    }
+
+    private String inBandError(String message) {
+        try {
+            return "data: " + json.writeValueAsString(Map.of("error",
+                    new OpenAiError(message, "upstream_error", null, null))) + "\n\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
