@@ -6,7 +6,6 @@ import jakarta.ws.rs.ext.Provider;
 import java.io.OutputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
@@ -66,8 +65,8 @@ public class StreamedBodyWriter implements ServerMessageBodyWriter<StreamedBody>
         }
 
         @Override
-        public boolean write(String piece) {
-            response.write(piece.getBytes(StandardCharsets.UTF_8), failure -> {
+        public boolean write(byte[] piece) {
+            response.write(piece, failure -> {
                 if (failure != null) {
                     LOG.debugf("A streamed reply could not be written: %s", failure.getMessage());
                 }

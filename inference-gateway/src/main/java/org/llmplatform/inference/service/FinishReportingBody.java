@@ -23,7 +23,7 @@ final class FinishReportingBody implements StreamedBody {
         });
         body.writeTo(new Sink() {
             @Override
-            public boolean write(String piece) {
+            public boolean write(byte[] piece) {
                 return sink.write(piece);
             }
 

@@ -1,6 +1,7 @@
 package org.llmplatform.inference.service;
 
 import io.smallrye.mutiny.Multi;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Flow;
 
 /** A {@link StreamedBody} of the items of a stream, requested one at a time while the client keeps up. */
@@ -26,7 +27,7 @@ final class MultiBody implements StreamedBody {
 
             @Override
             public void onNext(String event) {
-                if (sink.write(event)) {
+                if (sink.write(event.getBytes(StandardCharsets.UTF_8))) {
                     subscription.request(1);
                 } else {
                     sink.whenWritable(() -> subscription.request(1));

@@ -30,7 +30,7 @@ public interface StreamedBody {
     interface Sink {
 
         /** Writes {@code piece}; false when the client's buffer is full and the producer should wait. */
-        boolean write(String piece);
+        boolean write(byte[] piece);
 
         /** Runs {@code resume} once the client's buffer has room again. */
         void whenWritable(Runnable resume);

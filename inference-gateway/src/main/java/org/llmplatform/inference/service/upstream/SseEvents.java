@@ -1,6 +1,5 @@
 package org.llmplatform.inference.service.upstream;
 
-import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,12 +13,66 @@ import java.util.List;
 final class SseEvents {
 
     private static final byte[] NO_BYTES = new byte[0];
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR = "\"error\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     /** The start of an event whose end has not arrived yet. */
     private byte[] pending = NO_BYTES;
 
-    List<String> feed(Buffer chunk) {
-        byte[] bytes = pending.length == 0 ? chunk.getBytes() : concat(pending, chunk.getBytes());
+    /**
+     * Whether {@code chunk} may be passed on byte for byte without being fed: nothing of an earlier event is
+     * pending, and it is whole one-line {@code data: } events only, each containing {@code field}, none
+     * mentioning usage, an error or {@code [DONE]}. A chunk that contains them only escaped inside a string
+     * is refused too, which costs a look inside, never a wrong relay.
+     */
+    boolean passesAsIs(byte[] chunk, byte[] field) {
+        int length = chunk.length;
+        if (pending.length != 0 || length < 2 || chunk[length - 1] != '\n' || chunk[length - 2] != '\n'
+                || !at(chunk, 0, DATA)) {
+            return false;
+        }
+        int events = 0;
+        int fields = 0;
+        for (int i = 0; i < length; i++) {
+            byte b = chunk[i];
+            if (b == '\r') {
+                return false;
+            } else if (b == '\n') {
+                if (i + 1 == length || chunk[i + 1] != '\n' || i + 2 < length && !at(chunk, i + 2, DATA)) {
+                    return false;
+                }
+                events++;
+                i++;
+            } else if (b == '"') {
+                if (at(chunk, i, USAGE) || at(chunk, i, ERROR)) {
+                    return false;
+                }
+                if (at(chunk, i, field)) {
+                    fields++;
+                }
+            } else if (b == '[' && at(chunk, i, DONE)) {
+                return false;
+            }
+        }
+        return fields == events;
+    }
+
+    private static boolean at(byte[] bytes, int offset, byte[] expected) {
+        if (offset + expected.length > bytes.length) {
+            return false;
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (bytes[offset + i] != expected[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    List<String> feed(byte[] chunk) {
+        byte[] bytes = pending.length == 0 ? chunk : concat(pending, chunk);
         List<String> payloads = new ArrayList<>(2);
         int start = 0;
         for (int i = 0; i + 1 < bytes.length; i++) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.llmplatform.inference.service.StreamedBody;
 import org.llmplatform.model.errors.OpenAiError;
@@ -25,6 +26,7 @@ final class SseRelay implements StreamedBody {
     private final ObjectMapper json;
     private final String model;
     private final String ownModelField;
+    private final byte[] ownModelFieldBytes;
     private final boolean renamed;
     private final boolean clientWantsUsage;
     private final UpstreamRouter.UsageSink usage;
@@ -39,6 +41,7 @@ final class SseRelay implements StreamedBody {
         this.json = json;
         this.model = model;
         this.ownModelField = "\"model\":\"" + model + "\"";
+        this.ownModelFieldBytes = ownModelField.getBytes(StandardCharsets.UTF_8);
         this.renamed = renamed;
         this.clientWantsUsage = clientWantsUsage;
         this.usage = usage;
@@ -60,7 +63,22 @@ final class SseRelay implements StreamedBody {
 
     private void relay(Buffer chunk, Sink client) {
         long relaying = System.nanoTime();
-        StringBuilder ours = new StringBuilder(chunk.length() + 16);
+        byte[] bytes = chunk.getBytes();
+        byte[] ours = !renamed && events.passesAsIs(bytes, ownModelFieldBytes) ? bytes : translated(bytes);
+        usage.relayed(System.nanoTime() - relaying);
+        synchronized (this) {
+            if (finished || ours.length == 0) {
+                return;
+            }
+        }
+        if (!client.write(ours)) {
+            upstream.pause();
+            client.whenWritable(upstream::resume);
+        }
+    }
+
+    private byte[] translated(byte[] chunk) {
+        StringBuilder ours = new StringBuilder(chunk.length + 16);
         for (String payload : events.feed(chunk)) {
             if ("[DONE]".equals(payload)) {
                 done = true;
@@ -69,16 +87,7 @@ final class SseRelay implements StreamedBody {
                 relayEvent(ours, payload);
             }
         }
-        usage.relayed(System.nanoTime() - relaying);
-        synchronized (this) {
-            if (finished || ours.isEmpty()) {
-                return;
-            }
-        }
-        if (!client.write(ours.toString())) {
-            upstream.pause();
-            client.whenWritable(upstream::resume);
-        }
+        return ours.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Ends the client's stream once; {@code problem}: why the upstream stream is incomplete, or null. */
@@ -91,7 +100,8 @@ final class SseRelay implements StreamedBody {
         }
         if (problem != null) {
             usage.failed();
-            client.write(inBandError("The upstream stream of model `" + model + "` " + problem) + DONE);
+            client.write((inBandError("The upstream stream of model `" + model + "` " + problem) + DONE)
+                    .getBytes(StandardCharsets.UTF_8));
         }
         client.end();
     }

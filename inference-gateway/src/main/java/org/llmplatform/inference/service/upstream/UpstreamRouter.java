@@ -8,10 +8,11 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.core.buffer.Buffer;
-import io.vertx.mutiny.core.http.HttpClient;
-import io.vertx.mutiny.core.http.HttpClientResponse;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -42,6 +43,7 @@ public class UpstreamRouter {
     private final UpstreamCatalog catalog;
     private final ObjectMapper json;
     private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+    private final Map<String, RequestOptions> requestTemplates = new ConcurrentHashMap<>();
 
     public UpstreamRouter(Vertx vertx, UpstreamCatalog catalog, ObjectMapper json) {
         this.vertx = vertx;
@@ -67,9 +69,12 @@ public class UpstreamRouter {
             options.put("include_usage", true);
         }
         Payloads payloads = new Payloads(body);
-        return attempt(targets(backend), 0, payloads, requestId, usage)
-                .flatMap(sent -> reply(sent, model, stream, clientWantsUsage, usage))
-                .onFailure().recoverWithItem(failure -> failed(model, failure));
+        List<Target> targets = targets(backend);
+        // Vert.x futures until the reply is known: each Mutiny stage would capture and restore the request's context
+        return Uni.createFrom().completionStage(() -> attempt(targets, 0, payloads, requestId, usage)
+                .compose(sent -> reply(sent, model, stream, clientWantsUsage, usage))
+                .recover(failure -> Future.succeededFuture(failed(model, failure)))
+                .toCompletionStage());
     }
 
     private List<Target> targets(String model) {
@@ -88,36 +93,45 @@ public class UpstreamRouter {
         }
     }
 
-    private Uni<Sent> attempt(List<Target> targets, int index, Payloads payloads, String requestId, UsageSink usage) {
+    private Future<Sent> attempt(List<Target> targets, int index, Payloads payloads, String requestId, UsageSink usage) {
         Target target = targets.get(index);
         boolean last = index + 1 >= targets.size();
         long started = System.nanoTime();
         return send(target, payloads, requestId)
-                .onTermination().invoke(() -> usage.waited(System.nanoTime() - started))
-                .flatMap(response -> {
-                    if (!last && retryable(response.statusCode())) {
-                        LOG.warnf("Upstream %s answered %d; trying again", target.id(), response.statusCode());
-                        return response.body().flatMap(ignored -> attempt(targets, index + 1, payloads, requestId, usage));
+                .andThen(ignored -> usage.waited(System.nanoTime() - started))
+                .transform(sent -> {
+                    if (sent.succeeded()) {
+                        HttpClientResponse response = sent.result();
+                        if (!last && retryable(response.statusCode())) {
+                            LOG.warnf("Upstream %s answered %d; trying again", target.id(), response.statusCode());
+                            return response.body().transform(ignored -> attempt(targets, index + 1, payloads, requestId, usage));
+                        }
+                        return Future.succeededFuture(new Sent(response, target.upstreamModel()));
                     }
-                    return Uni.createFrom().item(new Sent(response, target.upstreamModel()));
-                })
-                .onFailure(failure -> !last && connectError(failure)).recoverWithUni(failure -> {
-                    LOG.warnf("Upstream %s unreachable (%s); trying again", target.id(), failure.getMessage());
-                    return attempt(targets, index + 1, payloads, requestId, usage);
+                    if (!last && connectError(sent.cause())) {
+                        LOG.warnf("Upstream %s unreachable (%s); trying again", target.id(), sent.cause().getMessage());
+                        return attempt(targets, index + 1, payloads, requestId, usage);
+                    }
+                    return Future.failedFuture(sent.cause());
                 });
     }
 
-    private Uni<HttpClientResponse> send(Target target, Payloads payloads, String requestId) {
+    private Future<HttpClientResponse> send(Target target, Payloads payloads, String requestId) {
         Buffer payload = payloads.forModel(target.upstreamModel());
-        RequestOptions options = new RequestOptions()
+        RequestOptions options = new RequestOptions(requestTemplates.computeIfAbsent(target.id(), id -> requestTemplate(target)))
+                .putHeader("X-Request-Id", requestId);
+        return client(target).request(options).compose(request -> request.send(payload));
+    }
+
+    /** What every request to an upstream shares, its URL parsed once. */
+    private static RequestOptions requestTemplate(Target target) {
+        RequestOptions template = new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setAbsoluteURI(target.completionsUrl())
                 .setIdleTimeout(target.upstream().readTimeout().toMillis())
-                .putHeader("Content-Type", "application/json")
-                .putHeader("X-Request-Id", requestId);
-        target.upstream().apiKey().ifPresent(key -> options.putHeader("Authorization", "Bearer " + key));
-        return client(target).request(options)
-                .flatMap(request -> request.send(payload));
+                .putHeader("Content-Type", "application/json");
+        target.upstream().apiKey().ifPresent(key -> template.putHeader("Authorization", "Bearer " + key));
+        return template;
     }
 
     private HttpClient client(Target target) {
@@ -127,15 +141,15 @@ public class UpstreamRouter {
                 .setKeepAlive(true)));
     }
 
-    private Uni<UpstreamReply> reply(Sent sent, String model, boolean stream, boolean clientWantsUsage, UsageSink usage) {
+    private Future<UpstreamReply> reply(Sent sent, String model, boolean stream, boolean clientWantsUsage, UsageSink usage) {
         HttpClientResponse response = sent.response();
         int status = response.statusCode();
         boolean renamed = !model.equals(sent.upstreamModel());
         if (status >= 200 && status < 300 && stream) {
             // nothing is read until the relay is written to the client
             response.pause();
-            return Uni.createFrom().item(UpstreamReply.streamed(
-                    new SseRelay(response.getDelegate(), json, model, renamed, clientWantsUsage, usage)));
+            return Future.succeededFuture(UpstreamReply.streamed(
+                    new SseRelay(response, json, model, renamed, clientWantsUsage, usage)));
         }
         long reading = System.nanoTime();
         return response.body().map(buffer -> {
