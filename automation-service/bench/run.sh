@@ -4,7 +4,7 @@
 # latency at a paced rate and deliveries/s at saturation, each next to the baseline of POSTing the same
 # bodies straight to the receiver, and the verdict of a fault run: the receiver fails 30 % of requests at
 # random and the service is restarted halfway; the delivery ledger is checked against what the receiver saw.
-# Knobs (append to the command): -Dbench.rate=200 -Dbench.paced=2000 -Dbench.burst=10000 -Dbench.fault=2000
+# Knobs (append to the command): -Dbench.rate=200 -Dbench.paced-warmup=6000 -Dbench.paced=2000 -Dbench.burst=10000 -Dbench.fault=2000
 # -Dbench.phase-minutes=4 (a phase that has not ended by then fails the run with what was missing)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
