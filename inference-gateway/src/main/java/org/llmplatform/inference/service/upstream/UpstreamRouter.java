@@ -8,6 +8,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -42,7 +43,7 @@ public class UpstreamRouter {
     private final Vertx vertx;
     private final UpstreamCatalog catalog;
     private final ObjectMapper json;
-    private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+    private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
     private final Map<String, RequestOptions> requestTemplates = new ConcurrentHashMap<>();
 
     public UpstreamRouter(Vertx vertx, UpstreamCatalog catalog, ObjectMapper json) {
@@ -134,8 +135,14 @@ public class UpstreamRouter {
         return template;
     }
 
+    /**
+     * The client of the upstream for the calling event loop: a client opens its connections on the loop
+     * that asks, so with one client per loop a connection and the requests it carries share a thread and
+     * the relayed chunks of a stream never hop between loops.
+     */
     private HttpClient client(Target target) {
-        return clients.computeIfAbsent(target.id(), id -> vertx.createHttpClient(new HttpClientOptions()
+        Thread loop = Context.isOnEventLoopThread() ? Thread.currentThread() : null;
+        return clients.computeIfAbsent(new ClientKey(target.id(), loop), key -> vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) target.upstream().connectTimeout().toMillis())
                 .setMaxPoolSize(256)
                 .setKeepAlive(true)));
@@ -244,6 +251,10 @@ public class UpstreamRouter {
     }
 
     private record Sent(HttpClientResponse response, String upstreamModel) {
+    }
+
+    /** An upstream and the event loop its client serves ({@code null}: callers off the event loops). */
+    private record ClientKey(String upstream, Thread loop) {
     }
 
     /** The request body serialised once per upstream model name (retries and fallbacks reuse it). */
