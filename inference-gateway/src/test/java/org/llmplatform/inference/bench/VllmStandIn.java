@@ -24,8 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@code maxNumSeqs} sequences run; each engine step takes {@code stepMicros} and gives every running
  * sequence one token (a new sequence's first step is its prompt's prefill, which samples its first
  * token, as vLLM's does); sequences that arrive while the batch is full wait in a queue and join at
- * the next step with a free slot. A step starts when the previous one's chunks were written, so a
- * starved server steps slower, as a real one's API process would. A stream gets each step's chunk when that step ends, a non-streamed
+ * the next step with a free slot. Steps follow one another on the clock whatever the event loop does
+ * with their output, as vLLM's engine core runs its GPU steps in a process of its own while the API
+ * process streams: a step's chunks are written when the loop gets to them, and a step whose handling
+ * ran past the next step's end is followed by that end at once. A stream gets each step's chunk when that step ends, a non-streamed
  * request its answer after its last step. The answers are the canned ones below: 10 completion tokens
  * non-streamed, 7 streamed (6 text pieces and the end of sequence).</li>
  * <li>{@code canned}: answers at once with the same bytes, no engine at all. Against it, saturation
@@ -220,8 +222,9 @@ public final class VllmStandIn {
                 }
                 long next = System.nanoTime();
                 while (busy.get()) {
-                    // a step starts when the previous one was handled: a late one is not made up by shorter ones
-                    next = Math.max(next, System.nanoTime()) + stepNanos;
+                    // the GPU's steps follow one another whatever the API side does with their output: a step
+                    // ends one step time after the previous one ended, or at once when handling that one took longer
+                    next = Math.max(next + stepNanos, System.nanoTime());
                     for (long wait = next - System.nanoTime(); wait > 0; wait = next - System.nanoTime()) {
                         LockSupport.parkNanos(wait);
                     }
