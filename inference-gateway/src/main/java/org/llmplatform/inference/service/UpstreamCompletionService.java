@@ -70,7 +70,7 @@ public class UpstreamCompletionService {
                                 projectId, user, model, tally.prompt.get(), tally.completion.get(),
                                 Duration.between(started, ended).toMillis(), status, started, ended));
                     };
-                    if (reply.streamed()) {
+                    if (reply.isStreamed()) {
                         return reply.withStream(reply.stream().whenFinished(finish)).withOverhead(beforeFirstByte);
                     }
                     finish.finished(null, false);

@@ -17,13 +17,13 @@ public record UpstreamReply(int status, String contentType, String body, Streame
         return new UpstreamReply(200, "text/event-stream", null, stream, 0);
     }
 
-    public boolean streamed() {
+    public boolean isStreamed() {
         return stream != null;
     }
 
     /** The response entity: the complete body or the stream. */
     public Object entity() {
-        return streamed() ? stream : body;
+        return isStreamed() ? stream : body;
     }
 
     public UpstreamReply withStream(StreamedBody replaced) {
