@@ -1,6 +1,7 @@
 package org.llmplatform.inference.service;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 
 /** A {@link StreamedBody} that tells a listener how it ended, once, whichever way it ended. */
 final class FinishReportingBody implements StreamedBody {
@@ -16,11 +17,12 @@ final class FinishReportingBody implements StreamedBody {
     @Override
     public void writeTo(Sink sink) {
         AtomicBoolean finished = new AtomicBoolean();
-        sink.whenClosed(() -> {
+        BiConsumer<Throwable, Boolean> report = (failure, cancelled) -> {
             if (finished.compareAndSet(false, true)) {
-                listener.finished(null, true);
+                listener.finished(failure, cancelled);
             }
-        });
+        };
+        sink.whenClosed(() -> report.accept(null, true));
         body.writeTo(new Sink() {
             @Override
             public boolean write(byte[] piece) {
@@ -39,17 +41,13 @@ final class FinishReportingBody implements StreamedBody {
 
             @Override
             public void end() {
-                if (finished.compareAndSet(false, true)) {
-                    listener.finished(null, false);
-                }
+                report.accept(null, false);
                 sink.end();
             }
 
             @Override
             public void fail(Throwable failure) {
-                if (finished.compareAndSet(false, true)) {
-                    listener.finished(failure, false);
-                }
+                report.accept(failure, false);
                 sink.fail(failure);
             }
         });

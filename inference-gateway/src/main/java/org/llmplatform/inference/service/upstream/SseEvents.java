@@ -60,15 +60,8 @@ final class SseEvents {
     }
 
     private static boolean at(byte[] bytes, int offset, byte[] expected) {
-        if (offset + expected.length > bytes.length) {
-            return false;
-        }
-        for (int i = 0; i < expected.length; i++) {
-            if (bytes[offset + i] != expected[i]) {
-                return false;
-            }
-        }
-        return true;
+        return offset + expected.length <= bytes.length
+                && Arrays.equals(bytes, offset, offset + expected.length, expected, 0, expected.length);
     }
 
     List<String> feed(byte[] chunk) {

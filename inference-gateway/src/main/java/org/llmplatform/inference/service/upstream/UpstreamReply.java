@@ -3,22 +3,26 @@ package org.llmplatform.inference.service.upstream;
 import org.llmplatform.inference.service.StreamedBody;
 
 /**
- * What the client gets once the upstream answered (or definitely did not): status, type and either a
- * complete body or a stream relayed as it comes, and the gateway's own time on the request until then
+ * What the client gets once the upstream answered (or definitely did not): status and either a complete
+ * JSON body or an SSE stream relayed as it comes, and the gateway's own time on the request until then
  * (upstream time excluded).
  */
-public record UpstreamReply(int status, String contentType, String body, StreamedBody stream, long overheadNanos) {
+public record UpstreamReply(int status, String body, StreamedBody stream, long overheadNanos) {
 
     static UpstreamReply complete(int status, String body) {
-        return new UpstreamReply(status, "application/json", body, null, 0);
+        return new UpstreamReply(status, body, null, 0);
     }
 
     static UpstreamReply streamed(StreamedBody stream) {
-        return new UpstreamReply(200, "text/event-stream", null, stream, 0);
+        return new UpstreamReply(200, null, stream, 0);
     }
 
     public boolean isStreamed() {
         return stream != null;
+    }
+
+    public String contentType() {
+        return isStreamed() ? "text/event-stream" : "application/json";
     }
 
     /** The response entity: the complete body or the stream. */
@@ -27,10 +31,10 @@ public record UpstreamReply(int status, String contentType, String body, Streame
     }
 
     public UpstreamReply withStream(StreamedBody replaced) {
-        return new UpstreamReply(status, contentType, null, replaced, overheadNanos);
+        return new UpstreamReply(status, null, replaced, overheadNanos);
     }
 
     public UpstreamReply withOverhead(long nanos) {
-        return new UpstreamReply(status, contentType, body, stream, nanos);
+        return new UpstreamReply(status, body, stream, nanos);
     }
 }
