@@ -7,13 +7,13 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.llmplatform.engines.KafkaTopics;
 import org.llmplatform.engines.PostgresServer;
@@ -90,7 +90,7 @@ public final class LocalStack {
                     systemProperties(service), logs));
         }
         for (PlatformService service : PlatformService.values()) {
-            ServiceProcess.awaitReady(services.get(service), baseUri(service), http, READY_TIMEOUT_SECONDS);
+            ServiceProcess.awaitReady(services.get(service), readinessUri(service), http, READY_TIMEOUT_SECONDS);
         }
         String devKey = DevCredentials.devApiKey(data, baseUri(PlatformService.TRACING), adminKey, http);
         printSummary(devKey, Duration.ofNanos(System.nanoTime() - started));
@@ -153,6 +153,10 @@ public final class LocalStack {
         return URI.create("http://localhost:" + options.servicePorts().get(service));
     }
 
+    private URI readinessUri(PlatformService service) {
+        return baseUri(service).resolve("/q/health/ready");
+    }
+
     private void printSummary(String devKey, Duration elapsed) {
         StringBuilder summary = new StringBuilder("\nThe platform is ready (" + elapsed.toMillis() / 1000.0 + " s):\n");
         for (PlatformService service : PlatformService.values()) {
@@ -166,17 +170,18 @@ public final class LocalStack {
         System.out.println(summary);
     }
 
-    /** Keeps the launcher alive while the stack runs; a service that dies takes the stack down with it. */
+    /** Keeps the launcher alive while the stack runs, restarting whatever dies until Ctrl-C or SIGTERM. */
     private void watch() throws InterruptedException {
+        Supervisor supervisor = new Supervisor(http);
+        supervisor.watch(kafka, Optional.empty());
+        services.forEach((service, child) -> supervisor.watch(child, Optional.of(readinessUri(service))));
         while (true) {
             Thread.sleep(1000);
-            List<ChildProcess> children = new ArrayList<>(services.values());
-            children.add(kafka);
-            for (ChildProcess child : children) {
-                if (!child.isAlive() && !stopping) {
-                    System.err.println("\n" + child.name() + " stopped unexpectedly (log: " + child.log() + "):\n" + child.logTail());
-                    System.exit(1);
+            synchronized (this) {
+                if (stopping) {
+                    return;
                 }
+                supervisor.check();
             }
         }
     }

@@ -47,9 +47,9 @@ final class ServiceProcess {
         return ChildProcess.start(service.module(), command, environment, logs.resolve(service.module() + ".log"));
     }
 
-    static void awaitReady(ChildProcess child, URI baseUri, HttpClient http, long timeoutSeconds) throws InterruptedException {
+    static void awaitReady(ChildProcess child, URI readiness, HttpClient http, long timeoutSeconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        HttpRequest ready = HttpRequest.newBuilder(baseUri.resolve("/q/health/ready")).timeout(Duration.ofSeconds(2)).GET().build();
+        HttpRequest ready = HttpRequest.newBuilder(readiness).timeout(Duration.ofSeconds(2)).GET().build();
         while (true) {
             if (!child.isAlive()) {
                 throw new IllegalStateException(child.name() + " exited during start-up (log: " + child.log() + "):\n" + child.logTail());

@@ -1,0 +1,127 @@
+// One real thing per service, over HTTP, with the development key `./platform` printed: what a new user
+// does first. Reads the service URLs from the environment (set by .ci/smoke); exits non-zero on the first
+// thing that does not work, saying what it sent and what came back.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+
+const key = process.env.KEY;
+const url = {
+  tracing: process.env.TRACING_URL,
+  inference: process.env.INFERENCE_URL,
+  training: process.env.TRAINING_URL,
+  automation: process.env.AUTOMATION_URL,
+};
+const project = `smoke-${Date.now()}`;
+
+async function call(service, method, path, body, expected = 200) {
+  const response = await fetch(url[service] + path, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  if (response.status !== expected) {
+    throw new Error(`${method} ${url[service]}${path} answered ${response.status} (expected ${expected}): ${text}`);
+  }
+  return text ? JSON.parse(text) : null;
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// `node smoke.mjs tracing` runs only the steps whose names start with one of the arguments.
+const only = process.argv.slice(2);
+
+async function step(name, action) {
+  if (only.length > 0 && !only.some((prefix) => name.startsWith(prefix))) return;
+  const started = Date.now();
+  await action();
+  console.log(`ok   ${name} (${Date.now() - started} ms)`);
+}
+
+const entity = 'dev'; // the user `./platform` made the key for
+
+await step('tracing-service: a call is traced and read back', async () => {
+  const id = randomUUID();
+  const projectId = `${entity}/${project}`;
+  await call('tracing', 'POST', '/call/start', {
+    start: { project_id: projectId, id, trace_id: randomUUID(), op_name: 'smoke', started_at: new Date().toISOString(),
+      inputs: { question: 'is it up?' }, attributes: {} },
+  });
+  await call('tracing', 'POST', '/call/end', {
+    end: { project_id: projectId, id, ended_at: new Date().toISOString(), output: { answer: 'yes' }, summary: {} },
+  });
+  const read = await call('tracing', 'POST', '/call/read', { project_id: projectId, id });
+  check(read.call?.output?.answer === 'yes' && read.call?.inputs?.question === 'is it up?', `call/read: ${JSON.stringify(read)}`);
+});
+
+await step('inference-gateway: a chat completion from stories260K', async () => {
+  const completion = await call('inference', 'POST', '/v1/chat/completions', {
+    model: 'stories260K', messages: [{ role: 'user', content: 'Once upon a time' }], temperature: 0, max_tokens: 16,
+  });
+  check(completion.choices?.[0]?.message?.content?.length > 0 && completion.usage?.completion_tokens > 0,
+    `completion: ${JSON.stringify(completion)}`);
+});
+
+await step('training-service: register a model, log trajectories, train to training_ended', async () => {
+  const model = await call('training', 'POST', '/v1/preview/models',
+    { project, name: 'smoke-teller', base_model: 'stories260K', return_existing: true });
+  const inferenceName = `wandb-artifact:///${model.entity}/${project}/smoke-teller`;
+  const groups = [];
+  for (const prompt of ['Once upon a time', 'The little dog']) {
+    const sampled = await call('inference', 'POST', '/v1/chat/completions', {
+      model: inferenceName, messages: [{ role: 'user', content: prompt }], n: 4, seed: 7, temperature: 1.0, max_tokens: 24,
+      logprobs: true, return_tokens_as_token_ids: true,
+    });
+    groups.push({
+      trajectories: sampled.choices.map((choice) => ({
+        messages_and_choices: [{ role: 'user', content: prompt }, choice],
+        reward: choice.message.content.split('dog').length - 1 + choice.message.content.length / 100,
+        metrics: { length: choice.message.content.length },
+      })),
+    });
+  }
+  await call('training', 'POST', `/v1/preview/models/${model.id}/log`, { split: 'train', trajectory_groups: groups });
+  const job = await call('training', 'POST', '/v1/preview/training-jobs', { model_id: model.id, trajectory_groups: groups });
+  const deadline = Date.now() + 180_000;
+  let after = null;
+  for (;;) {
+    check(Date.now() < deadline, `job ${job.id} reached no terminal event within 3 minutes`);
+    const page = await call('training', 'GET',
+      `/v1/preview/training-jobs/${job.id}/events?limit=100${after ? `&after=${after}` : ''}`);
+    for (const event of page.data) {
+      after = event.id;
+      check(event.type !== 'training_failed', `training failed: ${JSON.stringify(event)}`);
+      if (event.type === 'training_ended') return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+});
+
+await step('automation-service: a webhook\'s test button reaches a local receiver', async () => {
+  const received = [];
+  const receiver = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => { body += chunk; });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const secret = `smoke_${Date.now()}`;
+    await call('automation', 'PUT', `/secrets/${entity}/${secret}`, { value: 'whsec_c21va2Utc2lnbmluZy1zZWNyZXQ=' });
+    const webhook = await call('automation', 'POST', '/webhooks',
+      { entity, name: `smoke-${project}`, url: `http://127.0.0.1:${receiver.address().port}/hook`, secret }, 201);
+    const result = await call('automation', 'POST', `/webhooks/${webhook.id}/test`, { payload: '{"hello":"smoke"}' });
+    check(result.status_code === 200 && result.body.includes('received'), `test result: ${JSON.stringify(result)}`);
+    check(received.length === 1 && received[0].headers['webhook-signature'], `receiver saw: ${JSON.stringify(received)}`);
+    await call('automation', 'DELETE', `/webhooks/${webhook.id}`, undefined, 204);
+    await call('automation', 'DELETE', `/secrets/${entity}/${secret}`, undefined, 204);
+  } finally {
+    receiver.close();
+  }
+});

@@ -1,0 +1,68 @@
+# Sourced by .ci/smoke and local-stack/bench/*.sh: starts `./platform` (the launcher jar and the service
+# jars, as a user runs them) in the background with its own data folder and free ports, and stops it.
+# After start_platform: $data, $out (the launcher's output), $launcher (its pid), $ports, and the URLs
+# and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL and KEY.
+
+free_port() {  # a free port whose next port is free too (Kafka's controller takes N+1)
+  node -e '
+    const net = require("net");
+    const probe = (port) => new Promise((ok) => { const s = net.createServer().once("error", () => ok(false))
+      .listen(port, "127.0.0.1", () => s.close(() => ok(true))); });
+    (async () => { for (;;) { const s = net.createServer().listen(0, "127.0.0.1");
+      await new Promise((r) => s.once("listening", r)); const p = s.address().port; await new Promise((r) => s.close(r));
+      if (p < 65000 && await probe(p + 1)) { console.log(p); return; } } })();'
+}
+
+fail() {
+  echo "FAILED: $*" >&2
+  echo "--- launcher output (tail) ---" >&2; tail -n 40 "$out" >&2 || true
+  for log in "$data"/logs/*.log; do
+    [ -f "$log" ] && { echo "--- $log (tail) ---" >&2; tail -n 30 "$log" >&2; }
+  done
+  if [ -n "${launcher:-}" ]; then kill "$launcher" 2>/dev/null; wait "$launcher" 2>/dev/null || true; fi
+  exit 1
+}
+
+wait_for_line() {  # wait_for_line PATTERN SECONDS: until the launcher prints PATTERN
+  local deadline=$(( $(date +%s) + $2 ))
+  until grep -q "$1" "$out"; do
+    kill -0 "$launcher" 2>/dev/null || fail "the launcher exited while waiting for '$1'"
+    [ "$(date +%s)" -lt "$deadline" ] || fail "no '$1' within $2 s"
+    sleep 0.2
+  done
+}
+
+service_pid() {  # service_pid MODULE: the pid of a service the launcher runs
+  pgrep -P "$launcher" -f "$1/target/quarkus-app/quarkus-run.jar"
+}
+
+start_platform() {  # start_platform [./platform options…]
+  data=$(mktemp -d /tmp/platform.XXXXXX)
+  out=$data/launcher.out
+  local pg kafka tracing inference training automation
+  pg=$(free_port); kafka=$(free_port); tracing=$(free_port); inference=$(free_port); training=$(free_port); automation=$(free_port)
+  ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation")
+  ./platform --data-dir "$data" --postgres-port "$pg" --kafka-port "$kafka" --tracing-port "$tracing" \
+    --inference-port "$inference" --training-port "$training" --automation-port "$automation" "$@" >"$out" 2>&1 &
+  launcher=$!
+  wait_for_line "The platform is ready" 300
+  KEY=$(cat "$data/dev-api-key")
+  export KEY TRACING_URL=http://localhost:$tracing INFERENCE_URL=http://localhost:$inference \
+    TRAINING_URL=http://localhost:$training AUTOMATION_URL=http://localhost:$automation
+}
+
+stop_platform() {  # SIGTERM, as Ctrl-C would; fails unless every process and port of the platform is gone
+  local descendants_of processes left port
+  descendants_of() { local child; for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$child"; descendants_of "$child"; done; }
+  processes=$(descendants_of "$launcher")
+  kill -TERM "$launcher"
+  for _ in $(seq 1 90); do kill -0 "$launcher" 2>/dev/null || break; sleep 1; done
+  kill -0 "$launcher" 2>/dev/null && fail "the launcher did not stop within 90 s of SIGTERM"
+  launcher=
+  left=$(for pid in $processes; do kill -0 "$pid" 2>/dev/null && ps -o pid=,args= -p "$pid"; done; pgrep -af -- "$data" || true)
+  [ -z "$left" ] || fail "processes left after SIGTERM: $left"
+  for port in "${ports[@]}"; do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && fail "port $port still open after SIGTERM"
+  done
+  rm -rf "$data"
+}
