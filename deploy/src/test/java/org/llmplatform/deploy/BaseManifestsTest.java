@@ -53,9 +53,30 @@ class BaseManifestsTest {
             String service = policy.getMetadata().getName();
             assertTrue(reachable.containsAll(Set.of("platform-postgres", "platform-kafka", "kube-dns")), service + " reaches " + reachable);
             Set<String> services = reachable.stream().filter(Services.NAMES::contains).collect(Collectors.toSet());
-            Set<String> called = Set.of("tracing-service", "training-service").contains(service) ? Set.of("inference-gateway") : Set.of();
+            Set<String> called = switch (service) {
+                case "tracing-service", "training-service" -> Set.of("inference-gateway");
+                // asks about trained models it has not yet heard of on training.checkpoints
+                case "inference-gateway" -> Set.of("training-service");
+                default -> Set.of();
+            };
             assertEquals(called, services, service + " may reach exactly the services it calls");
         }
+    }
+
+    /** ART's chat completions on the training host go on to the gateway; the gateway asks the training-service about new models. */
+    @Test
+    void theGatewayAndTheTrainingServiceAreToldEachOthersInClusterAddress() {
+        assertEquals("http://inference-gateway:" + Services.httpPort("inference-gateway"),
+                configValue("training-service-config", "PLATFORM_INFERENCE_URL"));
+        assertEquals("http://training-service:" + Services.httpPort("training-service"),
+                configValue("inference-gateway-config", "PLATFORM_TRAINING_URL"));
+    }
+
+    private String configValue(String configMap, String key) {
+        return ofKind(base, "ConfigMap").stream()
+                .filter(map -> configMap.equals(map.path("metadata").path("name").asText()))
+                .map(map -> map.path("data").path(key).asText(null))
+                .findFirst().orElse(null);
     }
 
     @Test

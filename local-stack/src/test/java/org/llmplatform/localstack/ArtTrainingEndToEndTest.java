@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,8 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole platform from its packaged jars, driven over HTTP the way OpenPipe ART's serverless client drives
- * W&B (training spec §1.5): register a model, sample rollouts from the gateway under the model's inference name,
- * log them, train, wait on the events, read the new step, and see the gateway serve the trained adapter.
+ * W&B (training spec §1.5): register a model, sample rollouts under the model's inference name through the
+ * training base URL (which forwards chat completions to the gateway), log them, train, wait on the events, read
+ * the new step, and see the trained adapter served. What the training API acknowledged is servable at once: the
+ * samples right after registering and right after {@code training_ended} neither wait nor retry.
  */
 class ArtTrainingEndToEndTest {
 
@@ -71,8 +77,9 @@ class ArtTrainingEndToEndTest {
         String entity = model.get("entity").asText();
         String inferenceName = "wandb-artifact:///" + entity + "/" + PROJECT + "/" + MODEL_NAME;
 
-        awaitJson(PlatformService.INFERENCE, "/v1/models",
-                models -> models.get("data").findValuesAsText("id").contains(inferenceName + ":step0"));
+        // at once, through the gateway itself and through the training base URL ART samples from
+        complete(PlatformService.INFERENCE, inferenceName + ":step0", "Once upon a time", 1, 7);
+        JsonNode untrained = complete(PlatformService.TRAINING, inferenceName + ":step0", "Once upon a time", 1, 7);
 
         ArrayNode groups = JSON.createArrayNode();
         for (String prompt : List.of("Once upon a time", "The little dog", "One day, Lily")) {
@@ -90,18 +97,44 @@ class ArtTrainingEndToEndTest {
         assertEquals(List.of("0", "1"), checkpoints.get("data").findValuesAsText("step"));
         assertTrue(checkpoints.get("data").get(0).get("metrics").has("train/reward"), "logged metrics sit on step 0: " + checkpoints);
 
-        awaitJson(PlatformService.INFERENCE, "/v1/models",
-                models -> models.get("data").findValuesAsText("id").contains(inferenceName + ":step1"));
-        JsonNode untrained = complete(inferenceName + ":step0", "Once upon a time", 1, 7);
-        JsonNode trained = complete(inferenceName + ":step1", "Once upon a time", 1, 7);
-        JsonNode latestServed = complete(inferenceName, "Once upon a time", 1, 7);
+        // the moment training_ended is visible: the new step by number, and as the latest under the bare name
+        JsonNode trained = complete(PlatformService.TRAINING, inferenceName + ":step1", "Once upon a time", 1, 7);
+        JsonNode latestServed = complete(PlatformService.TRAINING, inferenceName, "Once upon a time", 1, 7);
         assertNotEquals(logprobs(untrained), logprobs(trained), "step 1 must not answer exactly like step 0");
         assertEquals(logprobs(trained), logprobs(latestServed), "the bare name serves the latest step");
+        assertEquals(logprobs(trained), logprobs(complete(PlatformService.INFERENCE, inferenceName + ":step1", "Once upon a time", 1, 7)),
+                "the training base URL answers as the gateway does");
+    }
+
+    /**
+     * The official openai npm client pointed at the training base URL passes the same checks as against the gateway
+     * (create, streams, the stream helper, models list and retrieve, 422 and 400 errors), and what it asks is
+     * attributed to its Compat-Project. Needs {@code npm ci --prefix inference-gateway/src/test/node}.
+     */
+    @Test
+    void theOpenAiNpmClientWorksThroughTheTrainingBaseUrl() throws Exception {
+        Path harness = Path.of("../inference-gateway/src/test/node").toAbsolutePath().normalize();
+        assumeTrue(Files.isDirectory(harness.resolve("node_modules").resolve("openai")),
+                "run npm ci --prefix inference-gateway/src/test/node to enable the npm SDK check");
+        String project = "dev/art-sdk";
+        Process node = new ProcessBuilder("node", "sdk-check.mjs", stack.baseUri(PlatformService.TRAINING).resolve("/v1").toString(), key,
+                project).directory(harness.toFile()).redirectErrorStream(true).start();
+        boolean finished = node.waitFor(120, TimeUnit.SECONDS);
+        if (!finished) {
+            node.destroyForcibly();
+        }
+        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(finished, "the npm SDK check did not finish within 120 s: " + output);
+        assertEquals(0, node.exitValue(), output);
+
+        // usage reaches the gateway's totals through inference.usage, so it is awaited
+        awaitJson(PlatformService.INFERENCE, "/v1/usage?project=" + project,
+                usage -> usage.toString().contains("stories260K") && usage.findValues("requests").stream().mapToInt(JsonNode::asInt).sum() >= 3);
     }
 
     /** Four sampled completions of one prompt as ART trajectories, rewarded by how often they say "dog". */
     private static ArrayNode rollouts(String inferenceName, String prompt) throws Exception {
-        JsonNode completion = complete(inferenceName, prompt, 4, 11);
+        JsonNode completion = complete(PlatformService.TRAINING, inferenceName, prompt, 4, 11);
         ArrayNode trajectories = JSON.createArrayNode();
         for (JsonNode choice : completion.get("choices")) {
             ObjectNode trajectory = trajectories.addObject();
@@ -115,8 +148,8 @@ class ArtTrainingEndToEndTest {
         return trajectories;
     }
 
-    private static JsonNode complete(String model, String prompt, int n, long seed) throws Exception {
-        return post(PlatformService.INFERENCE, "/v1/chat/completions", Map.of(
+    private static JsonNode complete(PlatformService via, String model, String prompt, int n, long seed) throws Exception {
+        return post(via, "/v1/chat/completions", Map.of(
                 "model", model,
                 "messages", List.of(Map.of("role", "user", "content", prompt)),
                 "n", n, "seed", seed, "temperature", 1.0, "max_tokens", 32,

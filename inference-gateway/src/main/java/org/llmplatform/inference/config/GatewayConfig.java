@@ -2,6 +2,7 @@ package org.llmplatform.inference.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,8 @@ public interface GatewayConfig {
     Limits limits();
 
     Adapters adapters();
+
+    Training training();
 
     /** Public model names served under another backend id: {@code gateway.aliases.<public>=<backend id>}. */
     Map<String, String> aliases();
@@ -84,6 +87,18 @@ public interface GatewayConfig {
         /** Trained checkpoints kept merged in memory at once; the least recently used is dropped first. */
         @WithDefault("4")
         int cacheSize();
+    }
+
+    interface Training {
+        /**
+         * The training-service's base URL, asked about a trained model this gateway has not yet heard of on
+         * {@code training.checkpoints}; without one, only that topic tells which checkpoints exist.
+         */
+        Optional<URI> url();
+
+        /** How long a lookup may take before the request fails with 503. */
+        @WithDefault("5s")
+        Duration timeout();
     }
 
     interface ProjectRules {

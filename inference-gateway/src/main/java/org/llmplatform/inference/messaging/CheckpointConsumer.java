@@ -2,12 +2,10 @@ package org.llmplatform.inference.messaging;
 
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 import org.llmplatform.inference.service.checkpoint.Checkpoint;
 import org.llmplatform.inference.service.checkpoint.CheckpointModels;
-import org.llmplatform.inference.service.checkpoint.MalformedCheckpoint;
 import org.llmplatform.model.events.CheckpointSaved;
 
 /**
@@ -19,8 +17,6 @@ import org.llmplatform.model.events.CheckpointSaved;
 public class CheckpointConsumer {
 
     private static final Logger LOG = Logger.getLogger(CheckpointConsumer.class);
-    /** Each part becomes a segment of {@code wandb-artifact:///entity/project/name:stepN}. */
-    private static final Pattern NAME_PART = Pattern.compile("[^/:\\s]+");
 
     private final CheckpointModels checkpoints;
 
@@ -30,38 +26,12 @@ public class CheckpointConsumer {
 
     @Incoming("checkpoints")
     public Uni<Void> consume(CheckpointSaved event) {
-        return Uni.createFrom().item(() -> toCheckpoint(event))
+        return Uni.createFrom().item(() -> Checkpoint.of(event))
                 .flatMap(checkpoint -> checkpoints.register(checkpoint).invoke(added -> {
                     if (added) {
                         LOG.infof("Serving checkpoint %s on %s", checkpoint.name(), checkpoint.baseModel());
                     }
                 }))
                 .replaceWithVoid();
-    }
-
-    private static Checkpoint toCheckpoint(CheckpointSaved event) {
-        if (event == null) {
-            throw new MalformedCheckpoint("the record has no value");
-        }
-        if (event.schemaVersion() < 1 || event.schemaVersion() > CheckpointSaved.SCHEMA_VERSION) {
-            throw new MalformedCheckpoint("unsupported schema_version " + event.schemaVersion());
-        }
-        if (event.step() < 0) {
-            throw new MalformedCheckpoint("step must not be negative, got " + event.step());
-        }
-        String baseModel = event.baseModel();
-        if (baseModel == null || baseModel.isBlank()) {
-            throw new MalformedCheckpoint("base_model is required");
-        }
-        String artifact = event.artifactUri() == null || event.artifactUri().isBlank() ? null : event.artifactUri();
-        return new Checkpoint(namePart(event.entity(), "entity"), namePart(event.project(), "project"),
-                namePart(event.modelName(), "model_name"), event.step(), event.modelId(), baseModel, artifact);
-    }
-
-    private static String namePart(String value, String field) {
-        if (value == null || !NAME_PART.matcher(value).matches()) {
-            throw new MalformedCheckpoint(field + " is required and may not contain '/', ':' or spaces, got " + value);
-        }
-        return value;
     }
 }

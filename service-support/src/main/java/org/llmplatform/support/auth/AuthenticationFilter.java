@@ -44,7 +44,7 @@ public class AuthenticationFilter {
             if (principal.isEmpty()) {
                 return unauthorized("Invalid API key");
             }
-            currentPrincipal.set(principal.get());
+            currentPrincipal.set(principal.get(), key.get());
             return null;
         });
     }

@@ -9,9 +9,11 @@ import org.llmplatform.support.error.ApiException;
 public class CurrentPrincipal {
 
     private Principal principal;
+    private String apiKey;
 
-    void set(Principal principal) {
+    void set(Principal principal, String apiKey) {
         this.principal = principal;
+        this.apiKey = apiKey;
     }
 
     public Principal get() {
@@ -19,6 +21,12 @@ public class CurrentPrincipal {
             throw new IllegalStateException("no principal on a public endpoint");
         }
         return principal;
+    }
+
+    /** The key the caller authenticated with, for calling another service on the caller's behalf; never log it. */
+    public String apiKey() {
+        get();
+        return apiKey;
     }
 
     /** Checks that the caller may use {@code entity/project}, and returns it parsed. */

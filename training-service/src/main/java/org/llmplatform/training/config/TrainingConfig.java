@@ -2,6 +2,7 @@ package org.llmplatform.training.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,6 +18,18 @@ public interface TrainingConfig {
     List<String> baseModels();
 
     Jobs jobs();
+
+    Inference inference();
+
+    /** The inference-gateway, to which ART's chat completions and model listing on this base URL are forwarded. */
+    interface Inference {
+
+        /** Its base URL without {@code /v1}, e.g. {@code http://inference-gateway:8081}. */
+        URI url();
+
+        @WithDefault("5s")
+        Duration connectTimeout();
+    }
 
     interface Jobs {
 

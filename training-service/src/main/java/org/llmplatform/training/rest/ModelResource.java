@@ -11,6 +11,8 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.model.events.CheckpointSaved;
+import org.llmplatform.support.error.ApiException;
 import org.llmplatform.training.service.CheckpointDeletion;
 import org.llmplatform.training.service.CheckpointService;
 import org.llmplatform.training.service.DeleteCheckpoints;
@@ -56,6 +58,18 @@ public class ModelResource {
                         CheckpointResponse::id, page.hasMore()));
     }
 
+    /**
+     * What the inference-gateway needs to serve {@code wandb-artifact:///entity/project/name[:stepN]} (a
+     * {@code CheckpointSaved}, as on {@code training.checkpoints}); it asks with its caller's key for a name it has
+     * not yet seen there. Not part of W&B's API.
+     */
+    @GET
+    @Path("serving-checkpoints/{entity}/{project}/{name}")
+    public Uni<CheckpointSaved> servingCheckpoint(@RestPath String entity, @RestPath String project, @RestPath String name,
+            @RestQuery String step) {
+        return checkpoints.serving(entity, project, name, parseStep(step));
+    }
+
     @DELETE
     @Path("models/{model_id}")
     public Uni<ModelDeletion> deleteModel(@RestPath("model_id") String modelId) {
@@ -73,5 +87,22 @@ public class ModelResource {
     @Path("models/{model_id}/log")
     public Uni<LoggedMetrics> log(@RestPath("model_id") String modelId, LogRequest request) {
         return checkpoints.log(modelId, request);
+    }
+
+    private static Integer parseStep(String step) {
+        if (step == null || step.isEmpty()) {
+            return null;
+        }
+        int parsed;
+        try {
+            parsed = Integer.parseInt(step.trim());
+        } catch (NumberFormatException notANumber) {
+            throw ApiException.invalidField("int_parsing", List.of("query", "step"),
+                    "Input should be a valid integer, unable to parse string as an integer", step);
+        }
+        if (parsed < 0) {
+            throw ApiException.invalidField("greater_than_equal", List.of("query", "step"), "Input should be greater than or equal to 0", step);
+        }
+        return parsed;
     }
 }

@@ -64,6 +64,22 @@ public class CheckpointService {
     }
 
     /**
+     * The step of model {@code entity/project/name} that {@code wandb-artifact:///entity/project/name[:stepN]} names
+     * (the latest without a step), as {@code training.checkpoints} announces it: what the inference-gateway needs to
+     * serve it. The gateway asks on behalf of a caller for a name it has not yet heard of on that topic, so what this
+     * API acknowledged is servable at once. Job, metrics and time are not part of serving a step and stay empty.
+     */
+    public Uni<CheckpointSaved> serving(String entity, String project, String name, Integer step) {
+        return models.findAccessibleByName(entity, project, name)
+                .chain(model -> (step == null ? checkpoints.latest(pool, model.id()) : checkpoints.find(model.id(), step))
+                        .map(found -> found.map(ref -> new CheckpointSaved(CheckpointSaved.SCHEMA_VERSION, model.id().toString(), null,
+                                        model.entity(), model.project(), model.name(), model.baseModel(), ref.step(), ref.artifactUri(),
+                                        Map.of(), null))
+                                .orElseThrow(() -> ApiException.notFound("Model '" + entity + "/" + project + "/" + name
+                                        + "' has no step " + step))));
+    }
+
+    /**
      * Registers the step a trainer saved; a step already registered stays as it is, and a checkpoint of
      * a job that was cancelled or failed meanwhile is not registered, since the next job owns that step.
      */

@@ -144,6 +144,15 @@ public class ModelService {
                 .orElseThrow(() -> notFound(modelId)));
     }
 
+    /** The model named {@code entity/project/name}, if the caller may see it; otherwise 404 (existence is not revealed). */
+    public Uni<Model> findAccessibleByName(String entity, String project, String name) {
+        String fullName = entity + "/" + project + "/" + name;
+        if (!caller.get().mayAccessEntity(entity)) {
+            return Uni.createFrom().failure(notFound(fullName));
+        }
+        return models.findByName(pool, entity, project, name).map(found -> found.orElseThrow(() -> notFound(fullName)));
+    }
+
     private static Model accept(ModelRegistration registration, Model requested, boolean returnExisting) {
         Model existing = registration.model();
         if (registration.created()) {

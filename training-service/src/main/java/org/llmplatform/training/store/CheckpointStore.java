@@ -47,6 +47,13 @@ public class CheckpointStore {
                         : Optional.of(new CheckpointRef(rows.iterator().next().getInteger("step"), rows.iterator().next().getString("artifact_uri"))));
     }
 
+    public Uni<Optional<CheckpointRef>> find(UUID modelId, int step) {
+        return pool.preparedQuery("SELECT step, artifact_uri FROM training.checkpoints WHERE model_id = $1 AND step = $2")
+                .execute(Tuple.of(modelId, step))
+                .map(rows -> rows.size() == 0 ? Optional.empty()
+                        : Optional.of(new CheckpointRef(rows.iterator().next().getInteger("step"), rows.iterator().next().getString("artifact_uri"))));
+    }
+
     public Uni<Boolean> exists(SqlClient client, UUID modelId, int step) {
         return client.preparedQuery("SELECT 1 FROM training.checkpoints WHERE model_id = $1 AND step = $2")
                 .execute(Tuple.of(modelId, step))

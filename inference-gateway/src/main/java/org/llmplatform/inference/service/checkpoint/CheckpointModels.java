@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
+import org.llmplatform.inference.client.TrainingCheckpointClient;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.service.OpenAiException;
 import org.llmplatform.inference.service.engine.ModelCatalog;
@@ -15,12 +16,14 @@ import org.llmplatform.inference.service.engine.ServedModel;
 import org.llmplatform.inference.store.CheckpointStore;
 import org.llmplatform.llama.LlamaEngine;
 import org.llmplatform.model.auth.Principal;
+import org.llmplatform.support.auth.CurrentPrincipal;
 
 /**
  * Trained checkpoints as served models: {@code wandb-artifact:///entity/project/name:stepN} and the bare
  * name for the latest step, on the embedded engine of their base model with their LoRA adapter merged.
  * Only callers who may use the entity see them; to everyone else they do not exist (404, nothing leaks).
- * Adapters are loaded on first use and kept in a bounded least-recently-used cache.
+ * Adapters are loaded on first use and kept in a bounded least-recently-used cache. The caller's key (from
+ * {@link CurrentPrincipal}) asks the training-service about names not registered here yet.
  */
 @ApplicationScoped
 public class CheckpointModels {
@@ -30,12 +33,17 @@ public class CheckpointModels {
     private final CheckpointStore store;
     private final ModelCatalog catalog;
     private final AdapterLoader loader;
+    private final TrainingCheckpointClient training;
+    private final CurrentPrincipal caller;
     private final Map<String, Uni<LlamaEngine>> loaded;
 
-    public CheckpointModels(CheckpointStore store, ModelCatalog catalog, AdapterLoader loader, GatewayConfig config) {
+    public CheckpointModels(CheckpointStore store, ModelCatalog catalog, AdapterLoader loader, TrainingCheckpointClient training,
+            CurrentPrincipal caller, GatewayConfig config) {
         this.store = store;
         this.catalog = catalog;
         this.loader = loader;
+        this.training = training;
+        this.caller = caller;
         int capacity = Math.max(1, config.adapters().cacheSize());
         this.loaded = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
@@ -65,9 +73,61 @@ public class CheckpointModels {
             return Uni.createFrom().failure(OpenAiException.modelNotFound(requested));
         }
         CheckpointName parsed = name.get();
-        return store.find(parsed.entity(), parsed.project(), parsed.modelName(), parsed.step())
-                .map(found -> found.filter(checkpoint -> catalog.find(checkpoint.baseModel()).isPresent())
-                        .orElseThrow(() -> OpenAiException.modelNotFound(requested)));
+        Uni<Optional<Checkpoint>> found = parsed.step() == null && training.configured()
+                ? latestStep(parsed)
+                : registered(parsed).flatMap(hit -> hit.isPresent() ? Uni.createFrom().item(hit) : acknowledgedByTraining(parsed));
+        return found.map(checkpoint -> checkpoint.filter(served -> catalog.find(served.baseModel()).isPresent())
+                .orElseThrow(() -> OpenAiException.modelNotFound(requested)));
+    }
+
+    private Uni<Optional<Checkpoint>> registered(CheckpointName name) {
+        return store.find(name.entity(), name.project(), name.modelName(), name.step());
+    }
+
+    /**
+     * The bare name is the latest step, which only the training-service knows for sure: right after a job's
+     * {@code training_ended} this gateway may not have the new step's event yet, and ART samples its next rollouts
+     * under the bare name. So it is asked every time (one small indexed lookup); where it knows no step, or cannot
+     * answer, the latest step registered here is served rather than nothing.
+     */
+    private Uni<Optional<Checkpoint>> latestStep(CheckpointName name) {
+        return acknowledgedByTraining(name)
+                .flatMap(latest -> latest.isPresent() ? Uni.createFrom().item(latest) : registered(name))
+                .onFailure(OpenAiException.class).recoverWithUni(unavailable -> registered(name).map(local -> {
+                    if (local.isEmpty()) {
+                        throw (OpenAiException) unavailable;
+                    }
+                    return local;
+                }));
+    }
+
+    /**
+     * A name this gateway has not registered may still be one the training API acknowledged a moment ago, whose
+     * event on {@code training.checkpoints} is on its way: the training-service, which owns the models, is asked. Asking on
+     * a miss keeps a hit free and works wherever the two services keep their data (their own databases in
+     * Kubernetes); making the training API wait until every gateway replica had the event would tie it to the
+     * gateways' availability and still not cover a replica that starts later. A miss is not remembered: the model
+     * may be created the next moment, and the next request must see it. A found step is registered as its event
+     * would register it (a repeated registration adds nothing).
+     */
+    private Uni<Optional<Checkpoint>> acknowledgedByTraining(CheckpointName name) {
+        return training.find(name, caller.apiKey()).flatMap(saved -> {
+            if (saved.isEmpty()) {
+                return Uni.createFrom().item(Optional.<Checkpoint>empty());
+            }
+            Checkpoint checkpoint;
+            try {
+                checkpoint = Checkpoint.of(saved.get());
+            } catch (MalformedCheckpoint unusable) {
+                LOG.warnf("The training-service described %s unusably: %s", name, unusable.getMessage());
+                return Uni.createFrom().item(Optional.<Checkpoint>empty());
+            }
+            if (!checkpoint.name().bare().equals(name.bare()) || name.step() != null && checkpoint.step() != name.step()) {
+                LOG.warnf("The training-service answered %s for %s", checkpoint.name(), name);
+                return Uni.createFrom().item(Optional.<Checkpoint>empty());
+            }
+            return store.register(checkpoint).replaceWith(Optional.of(checkpoint));
+        });
     }
 
     /** Every checkpoint {@code caller} may use whose base model is served: each step, and each model's bare name. */

@@ -44,6 +44,11 @@ class ModelCatalogTest {
         }
 
         @Override
+        public Training training() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public String defaultProjectName() {
             return "inference";
         }
