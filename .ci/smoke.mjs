@@ -71,7 +71,8 @@ await step('training-service: register a model, log trajectories, train to train
   const inferenceName = `wandb-artifact:///${model.entity}/${project}/smoke-teller`;
   const groups = [];
   for (const prompt of ['Once upon a time', 'The little dog']) {
-    const sampled = await call('inference', 'POST', '/v1/chat/completions', {
+    // ART samples through the base URL it trains with.
+    const sampled = await call('training', 'POST', '/v1/chat/completions', {
       model: inferenceName, messages: [{ role: 'user', content: prompt }], n: 4, seed: 7, temperature: 1.0, max_tokens: 24,
       logprobs: true, return_tokens_as_token_ids: true,
     });
