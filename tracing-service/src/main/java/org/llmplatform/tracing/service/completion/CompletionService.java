@@ -183,9 +183,9 @@ public class CompletionService {
         request.put("stream", stream);
         if (!stream) {
             request.remove("stream_options");
-        } else if (!request.path("stream_options").isObject()) {
+        } else if (!request.has("stream_options")) {
             request.putObject("stream_options").put("include_usage", true);
-        } else if (accepted.track()) {
+        } else if (accepted.track() && request.get("stream_options").isObject()) {
             ((ObjectNode) request.get("stream_options")).put("include_usage", true);
         }
         return request;
