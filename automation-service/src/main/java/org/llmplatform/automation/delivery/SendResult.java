@@ -3,6 +3,7 @@ package org.llmplatform.automation.delivery;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -26,21 +27,18 @@ public record SendResult(Integer statusCode, Map<String, String> headers, String
                 .map(Map.Entry::getValue).findFirst().orElse(null);
     }
 
-    /** The same result with every occurrence of the given secret values replaced by {@code ***}. */
+    /**
+     * The same result with every form of the given secret values (see {@link SecretScrubber}) replaced by
+     * {@code ***} in the body, the error and the headers' names and values: an endpoint may echo what it received
+     * anywhere in its answer, an {@code Authorization} header included.
+     */
     public SendResult scrubbed(Iterable<String> secrets) {
-        return new SendResult(statusCode, headers, scrub(body, secrets), scrub(error, secrets), timedOut, durationMs);
-    }
-
-    static String scrub(String text, Iterable<String> secrets) {
-        if (text == null) {
-            return null;
+        SecretScrubber scrubber = SecretScrubber.of(secrets);
+        Map<String, String> scrubbedHeaders = new LinkedHashMap<>();
+        if (headers != null) {
+            headers.forEach((name, value) -> scrubbedHeaders.merge(scrubber.scrub(name), scrubber.scrub(value),
+                    (first, second) -> first + ", " + second));
         }
-        String scrubbed = text;
-        for (String secret : secrets) {
-            if (secret != null && !secret.isEmpty()) {
-                scrubbed = scrubbed.replace(secret, "***");
-            }
-        }
-        return scrubbed;
+        return new SendResult(statusCode, scrubbedHeaders, scrubber.scrub(body), scrubber.scrub(error), timedOut, durationMs);
     }
 }

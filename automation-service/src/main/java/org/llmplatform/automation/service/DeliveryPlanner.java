@@ -82,6 +82,6 @@ public class DeliveryPlanner {
 
     static EventFacts facts(ArtifactEvent event) {
         return new EventFacts(event.eventType().name(), event.entity(), event.project(), event.collection(), event.version(),
-                event.author(), event.metadata());
+                event.knownVersionIndex().orElse(null), event.author(), event.metadata());
     }
 }

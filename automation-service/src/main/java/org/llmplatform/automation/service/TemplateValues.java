@@ -24,7 +24,9 @@ public final class TemplateValues {
         String collectionPath = event.entity() + "/" + event.project() + "/" + event.collection();
         String alias = matched.isEmpty() ? "" : matched.get(0);
         String tag = matched.size() < 2 ? "" : matched.get(1);
-        String version = event.version() == null || event.version().isBlank() ? alias : event.version();
+        String versionName = event.versionIndex() != null ? "v" + event.versionIndex()
+                : event.version() == null || event.version().isBlank() ? alias : event.version();
+        String identity = event.version() == null || event.version().isBlank() ? versionName : event.version();
         values.put("project_name", text(event.project()));
         values.put("entity_name", text(event.entity()));
         values.put("event_type", text(event.eventType()));
@@ -32,9 +34,12 @@ public final class TemplateValues {
         values.put("alias", text(alias));
         values.put("tag", text(tag));
         values.put("artifact_collection_name", text(event.collection()));
-        values.put("artifact_version_string", text(collectionPath + ":" + version));
+        // <collection>:<alias> names the version by the (first) alias the event is about, else by its index vN
+        // (W&B's name:v0), never by a producer's own identifier such as a content digest.
+        String reference = alias.isEmpty() ? versionName : alias.split(",", 2)[0];
+        values.put("artifact_version_string", text(collectionPath + ":" + reference));
         values.put("artifact_version", text("svc-artifact://_id/" + Base64.getUrlEncoder().withoutPadding()
-                .encodeToString((collectionPath + ":" + version).getBytes(StandardCharsets.UTF_8))));
+                .encodeToString((collectionPath + ":" + identity).getBytes(StandardCharsets.UTF_8))));
         if (event.metadata() != null) {
             event.metadata().forEach((key, value) -> values.put(PayloadTemplate.METADATA_PREFIX + key, JSON.valueToTree(value)));
         }

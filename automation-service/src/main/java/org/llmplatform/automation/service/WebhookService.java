@@ -199,7 +199,7 @@ public class WebhookService {
 
     /** A test has no event: entity and author are the webhook's and the caller's, the rest renders empty. */
     private static EventFacts testFacts(Webhook webhook, String author) {
-        return new EventFacts("TEST", webhook.entity(), "", "", "", author, Map.of());
+        return new EventFacts("TEST", webhook.entity(), "", "", "", null, author, Map.of());
     }
 
     private static String blankToNull(String value) {

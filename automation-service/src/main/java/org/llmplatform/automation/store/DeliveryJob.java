@@ -15,8 +15,8 @@ public record DeliveryJob(
         EventFacts event,
         WebhookTarget webhook) {
 
-    /** The parts of an artifact event that payload variables read. */
+    /** The parts of an artifact event that payload variables read; {@code versionIndex} is null when unknown. */
     public record EventFacts(String eventType, String entity, String project, String collection, String version,
-            String author, Map<String, Object> metadata) {
+            Integer versionIndex, String author, Map<String, Object> metadata) {
     }
 }

@@ -54,7 +54,7 @@ public class DeliveryStore {
                     FROM due WHERE d.id = due.id
                     RETURNING d.id, d.event_id, d.automation_id, d.webhook_id, d.payload_template, d.matched_values,
                               d.attempt_count, d.next_trigger)
-                SELECT c.*, e.event_type, e.entity, e.project, e.collection, e.version, e.author, e.metadata,
+                SELECT c.*, e.event_type, e.entity, e.project, e.collection, e.version, e.version_index, e.author, e.metadata,
                 """ + WebhookTarget.COLUMNS + """
 
                 FROM claimed c
@@ -74,7 +74,7 @@ public class DeliveryStore {
                                 Arrays.asList(row.getArrayOfStrings("matched_values")),
                                 new DeliveryJob.EventFacts(row.getString("event_type"), row.getString("entity"),
                                         row.getString("project"), row.getString("collection"), row.getString("version"),
-                                        row.getString("author"), row.getJsonObject("metadata").getMap()),
+                                        row.getInteger("version_index"), row.getString("author"), row.getJsonObject("metadata").getMap()),
                                 WebhookTarget.from(row)));
                     }
                     return jobs;

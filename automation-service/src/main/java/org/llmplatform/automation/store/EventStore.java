@@ -60,6 +60,7 @@ public class EventStore {
                     .put("project", event.project())
                     .put("collection", event.collection())
                     .put("version", event.version())
+                    .put("version_index", event.knownVersionIndex().orElse(null))
                     .put("aliases", new JsonArray(event.aliases() == null ? List.of() : event.aliases()))
                     .put("tags", new JsonArray(event.tags() == null ? List.of() : event.tags()))
                     .put("author", event.author())
@@ -82,12 +83,13 @@ public class EventStore {
         return pool.preparedQuery("""
                 WITH stored AS (
                     INSERT INTO automation.events
-                        (event_id, event_type, entity, project, collection, version, aliases, tags, author, metadata, occurred_at)
-                    SELECT e.event_id, e.event_type, e.entity, e.project, e.collection, e.version, e.aliases, e.tags, e.author,
-                           e.metadata, COALESCE(e.occurred_at, now())
+                        (event_id, event_type, entity, project, collection, version, version_index, aliases, tags, author,
+                         metadata, occurred_at)
+                    SELECT e.event_id, e.event_type, e.entity, e.project, e.collection, e.version, e.version_index, e.aliases,
+                           e.tags, e.author, e.metadata, COALESCE(e.occurred_at, now())
                     FROM jsonb_to_recordset($1::jsonb) AS e(event_id text, event_type text, entity text, project text,
-                         collection text, version text, aliases text[], tags text[], author text, metadata jsonb,
-                         occurred_at timestamptz)
+                         collection text, version text, version_index integer, aliases text[], tags text[], author text,
+                         metadata jsonb, occurred_at timestamptz)
                     ON CONFLICT (event_id) DO NOTHING
                     RETURNING event_id),
                 queued AS (

@@ -19,8 +19,10 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,7 +103,7 @@ class WebhookDeliveryTest {
         assertEquals("", payload.get("tag").asText());
         assertEquals("qwen-lora", payload.get("collection").asText());
         assertTrue(payload.get("version").asText().startsWith("svc-artifact://_id/"));
-        assertEquals(team + "/registry/qwen-lora:v7", payload.get("version_string").asText());
+        assertEquals(team + "/registry/qwen-lora:production", payload.get("version_string").asText());
         assertEquals(7, payload.get("step").intValue());
         assertEquals("note: a\"b", payload.get("note").asText());
         assertEquals(TOKEN, payload.get("token").asText());
@@ -115,6 +117,25 @@ class WebhookDeliveryTest {
         assertEquals(200, history.getInt("data[0].attempts[0].status_code"));
         assertEquals("SCHEDULED", history.getString("data[0].attempts[0].trigger"));
         assertFalse(history.prettify().contains(TOKEN));
+    }
+
+    @Test
+    void aVersionWithoutAnAliasIsNamedByItsIndexNotItsDigest() throws Exception {
+        linkAutomation(receiver.url("/hook"), null, null);
+        String digest = "3f9a0c1d2e4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5";
+        ArtifactEventsTopic.publish(new ArtifactEvent(ArtifactEvent.SCHEMA_VERSION, UUID.randomUUID().toString(),
+                ArtifactEventType.LINK_ARTIFACT, team, "llm", "dataset", digest, List.of(), List.of(), admin, Map.of(),
+                Instant.now(), 4));
+        // A producer from before version_index tells the index only by an alias named vN.
+        ArtifactEventsTopic.publish(new ArtifactEvent(ArtifactEvent.SCHEMA_VERSION, UUID.randomUUID().toString(),
+                ArtifactEventType.LINK_ARTIFACT, team, "llm", "prompt", digest, List.of("latest", "v2"), List.of(), admin,
+                Map.of(), Instant.now()));
+
+        List<String> versions = new ArrayList<>();
+        for (TestReceiver.Received request : awaitRequests(receiver, 2)) {
+            versions.add(JSON.readTree(request.body()).get("version").asText());
+        }
+        assertEquals(Set.of(team + "/llm/dataset:v4", team + "/llm/prompt:v2"), Set.copyOf(versions));
     }
 
     @Test

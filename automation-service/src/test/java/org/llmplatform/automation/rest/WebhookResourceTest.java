@@ -10,8 +10,14 @@ import static org.llmplatform.automation.Api.as;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +120,46 @@ class WebhookResourceTest {
         assertTrue(TestReceiver.standardSignatureValid(request, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
         assertTrue(request.text().contains("\"token\":\"bearer-value-1\""), request.text());
         as(adminKey).queryParam("entity", team).get("/secrets").then().body(containsString("TOKEN"));
+    }
+
+    @Test
+    void theTestButtonNeverShowsASecretTheEndpointEchoes() throws Exception {
+        String token = "Tok3n_Echo.Me~1";
+        String signing = "s3cr\"et/+x";
+        Api.putSecret(adminKey, team, "TOKEN", token);
+        Api.putSecret(adminKey, team, "SIGNING", signing);
+        // A server of its own Vert.x: a second server on the application's instance would clash with its HTTP metrics.
+        Vertx vertx = Vertx.vertx();
+        io.vertx.core.http.HttpServer echo = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
+            String authorization = request.getHeader("Authorization");
+            request.response().setStatusCode(200).setStatusMessage("Seen " + authorization)
+                    .putHeader("X-Echo-Authorization", authorization)
+                    .putHeader("X-Echo-" + token, "name")
+                    .putHeader("X-Echo-Encoded", Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)))
+                    .end("got " + body + " with " + authorization + " url " + URLEncoder.encode(signing, StandardCharsets.UTF_8)
+                            + " b64 " + Base64.getUrlEncoder().withoutPadding().encodeToString(signing.getBytes(StandardCharsets.UTF_8))
+                            + " upper " + token.toUpperCase(Locale.ROOT));
+        }));
+        int port = echo.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+        try {
+            String id = Api.createWebhook(adminKey, team, "echo", "http://127.0.0.1:" + port + "/echo", "TOKEN", "SIGNING");
+            String response = as(adminKey).body("{\"payload\": {\"token\": \"${ACCESS_TOKEN}\", \"secret\": \"${SIGNING}\"}}")
+                    .post("/webhooks/{id}/test", id)
+                    .then().statusCode(200)
+                    .body("status_code", equalTo(200))
+                    .body("headers.'x-echo-authorization'", equalTo("Bearer ***"))
+                    .body("headers.'x-echo-***'", equalTo("name"))
+                    .body("headers.'x-echo-encoded'", equalTo("***"))
+                    .body("body", equalTo("got {\"token\":\"***\",\"secret\":\"***\"} with Bearer *** url *** b64 *** upper ***"))
+                    .extract().asString();
+            for (String form : List.of(token, signing, "s3cr\\\"et", URLEncoder.encode(signing, StandardCharsets.UTF_8),
+                    Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)))) {
+                assertFalse(response.toLowerCase(Locale.ROOT).contains(form.toLowerCase(Locale.ROOT)),
+                        form + " in " + response);
+            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 
     @Test

@@ -20,7 +20,7 @@ class PayloadTemplateTest {
     @Test
     void valuesAreEscapedInsideTheParsedJson() {
         JsonNode template = PayloadTemplate.validated(TextNode.valueOf("{\"who\": \"by ${event_author}\"}"), Set.of(), LOC);
-        EventFacts event = new EventFacts("LINK_ARTIFACT", "team", "proj", "model", "v3", "evil\",\"admin\":true", Map.of());
+        EventFacts event = new EventFacts("LINK_ARTIFACT", "team", "proj", "model", "v3", 3, "evil\",\"admin\":true", Map.of());
         String rendered = new String(PayloadTemplate.bytes(PayloadTemplate.render(template, TemplateValues.of(event, List.of("", ""),
                 Map.of()), "")));
         assertEquals("{\"who\":\"by evil\\\",\\\"admin\\\":true\"}", rendered);
@@ -31,7 +31,7 @@ class PayloadTemplateTest {
         JsonNode template = PayloadTemplate.validated(TextNode.valueOf(
                 "{\"step\": \"${artifact_metadata.step}\", \"text\": \"step ${artifact_metadata.step}\", \"none\": \"${artifact_metadata.absent}\"}"),
                 Set.of(), LOC);
-        EventFacts event = new EventFacts("LINK_ARTIFACT", "team", "proj", "model", "v3", "ada", Map.of("step", 7));
+        EventFacts event = new EventFacts("LINK_ARTIFACT", "team", "proj", "model", "v3", 3, "ada", Map.of("step", 7));
         JsonNode rendered = PayloadTemplate.render(template, TemplateValues.of(event, List.of("", ""), Map.of()), "");
         assertEquals(7, rendered.get("step").intValue());
         assertEquals("step 7", rendered.get("text").textValue());

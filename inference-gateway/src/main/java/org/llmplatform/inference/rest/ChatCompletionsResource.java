@@ -11,6 +11,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.RestResponse.ResponseBuilder;
@@ -25,7 +27,9 @@ import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
 import org.llmplatform.inference.service.response.ChatCompletion;
+import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.support.error.ApiException;
 
 /**
  * {@code POST /v1/chat/completions}: a JSON {@code chat.completion}, or with {@code stream: true} an
@@ -35,6 +39,8 @@ import org.llmplatform.support.auth.ProjectId;
  */
 @Path("/v1/chat/completions")
 public class ChatCompletionsResource {
+
+    private static final Pattern WEAVE_CALL_ID = Pattern.compile("[0-9A-Za-z._-]{1,128}");
 
     private final ChatCompletionService completions;
     private final ChatStream stream;
@@ -63,15 +69,16 @@ public class ChatCompletionsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader("X-Request-Id") String requestId,
             @RestHeader("Compat-Project") String compatProject, @RestHeader("OpenAI-Project") String openAiProject,
-            RoutingContext context) {
+            @RestHeader(UsageRecord.WEAVE_CALL_HEADER) String weaveCallHeader, RoutingContext context) {
         ChatRequest request = ChatRequestParser.parse(body);
+        String weaveCallId = weaveCallId(weaveCallHeader);
         ProjectId project = attribution.project(compatProject, openAiProject);
         policy.admit(project.toString(), request.model());
         String user = attribution.userName();
         String responseRequestId = requestId != null && !requestId.isBlank()
                 ? requestId : RequestIds.random().toString().replace("-", "");
         if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) body, request.model(), project, user, requestId,
+            return upstream.forward((ObjectNode) body, request.model(), project, user, requestId, weaveCallId,
                             GatewayOverhead.arrivedNanos(context))
                     .map(reply -> ResponseBuilder.create(reply.status()).entity(reply.entity())
                             .header(HttpHeaders.CONTENT_TYPE, reply.contentType())
@@ -79,7 +86,7 @@ public class ChatCompletionsResource {
                             .header(GatewayOverhead.HEADER, GatewayOverhead.millis(reply.overheadNanos()))
                             .build());
         }
-        Uni<ChatCall> accepted = completions.accept(request, project, attribution.principal(), requestId);
+        Uni<ChatCall> accepted = completions.accept(request, project, attribution.principal(), requestId, weaveCallId);
         if (request.stream()) {
             return accepted.map(call -> ResponseBuilder.ok((Object) StreamedBody.of(stream.events(call)), "text/event-stream")
                     .header("Cache-Control", "no-cache")
@@ -90,6 +97,18 @@ public class ChatCompletionsResource {
                 .map(completion -> ResponseBuilder.ok((Object) serialise(completion), MediaType.APPLICATION_JSON)
                         .header("X-Request-Id", responseRequestId)
                         .build());
+    }
+
+    /** The id of the call that tracks the request, when a caller names one; the usage record carries it. */
+    private static String weaveCallId(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        if (!WEAVE_CALL_ID.matcher(header).matches()) {
+            throw ApiException.invalidField("value_error", List.of("header", UsageRecord.WEAVE_CALL_HEADER),
+                    "A call id has 1 to 128 letters, digits, '.', '_' or '-'", header);
+        }
+        return header;
     }
 
     private String serialise(ChatCompletion completion) {

@@ -7,12 +7,14 @@ import org.llmplatform.inference.service.request.CompletionPlan;
 import org.llmplatform.support.auth.ProjectId;
 
 /**
- * One accepted chat completion: its ids, its plan, whom it is billed to, the concurrency slot it
- * holds, and the completion tokens of each choice so far (for the usage record, also on cancellation).
+ * One accepted chat completion: its ids (and the call that tracks it, if its caller named one), its plan,
+ * whom it is billed to, the concurrency slot it holds, and the completion tokens of each choice so far (for
+ * the usage record, also on cancellation).
  */
 public record ChatCall(
         String id,
         String requestId,
+        String weaveCallId,
         long created,
         ChatRequest request,
         CompletionPlan plan,

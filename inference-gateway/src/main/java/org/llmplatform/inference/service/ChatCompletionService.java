@@ -55,24 +55,25 @@ public class ChatCompletionService {
      * the request against it and the project's concurrency limit on a worker thread (tokenizing is CPU
      * work). The id is {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
      */
-    public Uni<ChatCall> accept(ChatRequest request, ProjectId project, Principal caller, String requestIdHeader) {
+    public Uni<ChatCall> accept(ChatRequest request, ProjectId project, Principal caller, String requestIdHeader,
+            String weaveCallId) {
         String requested = request.model();
         String backend = aliases.backend(requested);
         Uni<ServedModel> model = CheckpointName.looksLikeOne(backend)
                 ? checkpoints.resolve(backend, caller).map(served -> served.as(requested))
                 : Uni.createFrom().item(() -> planner.model(backend, requested).as(requested));
         return model.emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(served -> accept(request, served, project, caller.userName(), requestIdHeader));
+                .map(served -> accept(request, served, project, caller.userName(), requestIdHeader, weaveCallId));
     }
 
     private ChatCall accept(ChatRequest request, ServedModel model, ProjectId project, String user,
-            String requestIdHeader) {
+            String requestIdHeader, String weaveCallId) {
         CompletionPlan plan = planner.plan(request, model);
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : request.requestId() != null ? request.requestId() : RequestIds.random().toString();
         Instant now = Instant.now();
-        return new ChatCall("chatcmpl-" + base, base, now.getEpochSecond(), request, plan, project, user, now, permit,
+        return new ChatCall("chatcmpl-" + base, base, weaveCallId, now.getEpochSecond(), request, plan, project, user, now, permit,
                 new AtomicIntegerArray(plan.choices()));
     }
 
@@ -123,6 +124,6 @@ public class ChatCompletionService {
         String status = failure != null ? "error" : cancelled ? "cancelled" : "success";
         usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, call.id(), call.project().toString(), call.user(),
                 call.modelId(), call.plan().prompt().length, call.totalCompletionTokens(),
-                Duration.between(call.started(), ended).toMillis(), status, call.started(), ended));
+                Duration.between(call.started(), ended).toMillis(), status, call.started(), ended, call.weaveCallId()));
     }
 }

@@ -48,7 +48,7 @@ public class UpstreamCompletionService {
      * when the request reached the gateway.
      */
     public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
-            String requestIdHeader, long arrivedNanos) {
+            String requestIdHeader, String weaveCallId, long arrivedNanos) {
         String projectId = project.toString();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
@@ -68,7 +68,7 @@ public class UpstreamCompletionService {
                         Instant ended = Instant.now();
                         usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
                                 projectId, user, model, tally.prompt.get(), tally.completion.get(),
-                                Duration.between(started, ended).toMillis(), status, started, ended));
+                                Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId));
                     };
                     if (reply.isStreamed()) {
                         return reply.withStream(reply.stream().whenFinished(finish)).withOverhead(beforeFirstByte);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -21,7 +22,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.llmplatform.inference.messaging.UsageTopic;
 import org.llmplatform.inference.rest.GatewayOverhead;
+import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
@@ -64,6 +67,19 @@ class UpstreamRoutingTest {
         String withUsage = chat("upstream-small", "\"stream\":true,\"stream_options\":{\"include_usage\":true}")
                 .then().statusCode(200).extract().asString();
         assertTrue(withUsage.contains("\"usage\":{\"prompt_tokens\":5"), withUsage);
+    }
+
+    @Test
+    void theCallTrackingAnUpstreamRequestIsInItsUsageRecord() {
+        String requestId = TestIdentities.unique("req");
+        String callId = java.util.UUID.randomUUID().toString();
+        given().header("Authorization", "Bearer " + key).header("X-Request-Id", requestId)
+                .header(UsageRecord.WEAVE_CALL_HEADER, callId).contentType(ContentType.JSON)
+                .body("{\"model\":\"upstream-small\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                .post("/v1/chat/completions").then().statusCode(200);
+        JsonNode usage = UsageTopic.awaitRecord(user + "/inference", "chatcmpl-" + requestId);
+        assertEquals(callId, usage.path("weave_call_id").asText(), usage.toString());
+        assertEquals(5, usage.path("prompt_tokens").asInt(), usage.toString());
     }
 
     @Test

@@ -17,8 +17,8 @@ import org.llmplatform.tracing.store.objects.NewObjectVersion;
 
 /**
  * A new object version is a new version of the artifact collection named by the object id: it is
- * created (version = digest) and the aliases {@code latest} and {@code v<N>} move to it, so
- * automations can watch dataset or prompt versions.
+ * created (version = digest, version index = N) and the aliases {@code latest} and {@code v<N>} move to it,
+ * so automations can watch dataset or prompt versions.
  */
 @ApplicationScoped
 public class ObjectVersionEvents {
@@ -40,15 +40,15 @@ public class ObjectVersionEvents {
         if (version.leafObjectClass() != null) {
             metadata.put("leaf_object_class", version.leafObjectClass());
         }
-        return List.of(event(project, version, ArtifactEventType.CREATE_ARTIFACT, aliases, metadata, at),
-                event(project, version, ArtifactEventType.ADD_ARTIFACT_ALIAS, aliases, metadata, at));
+        return List.of(event(project, version, versionIndex, ArtifactEventType.CREATE_ARTIFACT, aliases, metadata, at),
+                event(project, version, versionIndex, ArtifactEventType.ADD_ARTIFACT_ALIAS, aliases, metadata, at));
     }
 
-    private OutboxMessage event(ProjectId project, NewObjectVersion version, ArtifactEventType type, List<String> aliases,
-            Map<String, Object> metadata, OffsetDateTime at) {
+    private OutboxMessage event(ProjectId project, NewObjectVersion version, int versionIndex, ArtifactEventType type,
+            List<String> aliases, Map<String, Object> metadata, OffsetDateTime at) {
         ArtifactEvent event = new ArtifactEvent(ArtifactEvent.SCHEMA_VERSION, UUID.randomUUID().toString(), type,
                 project.entity(), project.project(), version.objectId(), version.digest(), aliases, List.of(),
-                version.svcUserId(), metadata, at.toInstant());
+                version.svcUserId(), metadata, at.toInstant(), versionIndex);
         try {
             return new OutboxMessage(Topics.ARTIFACT_EVENTS, event.key(), json.writeValueAsString(event));
         } catch (JsonProcessingException e) {

@@ -16,12 +16,17 @@ import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.store.CallEndRow;
 import org.llmplatform.tracing.store.CallStartRow;
+import org.llmplatform.tracing.service.completion.CompletionService;
 import org.llmplatform.tracing.store.CallStore;
 
 /**
  * Records each chat completion the inference gateway reports as a finished call in the caller's
  * project, with {@code summary.usage} keyed by model. The call id is derived from the request id,
- * so a redelivered record writes the same call again, which changes nothing.
+ * so a redelivered record writes the same call again, which changes nothing. A completion that
+ * {@code /completions} tracked (the record names its {@code weave.completions_create} call, which holds
+ * the same usage) is that call: the record claims it instead of adding a second one, so every total
+ * counts the completion once. A record naming a call that is not a completion call of the record's own
+ * project, or one another request claimed, is recorded as usual.
  */
 @ApplicationScoped
 public class UsageCalls {
@@ -46,6 +51,14 @@ public class UsageCalls {
     public Uni<Void> record(UsageRecord usage) {
         requireValid(usage);
         String projectId = projectId(usage.projectId());
+        if (usage.weaveCallId() == null || usage.weaveCallId().isBlank()) {
+            return recordCall(usage, projectId);
+        }
+        return store.claimForRequest(projectId, usage.weaveCallId(), CompletionService.OP_NAME, usage.requestId())
+                .chain(claimed -> claimed ? Uni.createFrom().voidItem() : recordCall(usage, projectId));
+    }
+
+    private Uni<Void> recordCall(UsageRecord usage, String projectId) {
         String id = callId(usage.requestId());
         ObjectNode attributes = NODES.objectNode().put("source", SOURCE).put("request_id", usage.requestId());
         ObjectNode inputs = NODES.objectNode().put("model", usage.model());

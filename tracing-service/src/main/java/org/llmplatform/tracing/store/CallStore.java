@@ -138,6 +138,22 @@ public class CallStore {
                 RETURNING 1)
             SELECT count(*) AS num_deleted FROM marked""";
 
+    /**
+     * Marks a call of the given op as the one that records an inference request (attribute
+     * {@code inference_request_id}), unless another request has it already; true when it is (now) this request's.
+     */
+    private static final String CLAIM_FOR_REQUEST = """
+            WITH claimed AS (
+                SELECT coalesce(c.attributes, '{}'::jsonb) || jsonb_build_object('inference_request_id', $3::text) AS attributes
+                FROM tracing.calls c
+                WHERE c.project_id = $1 AND c.id = $2 AND c.op_name = $4
+                  AND (c.attributes ->> 'inference_request_id' IS NULL OR c.attributes ->> 'inference_request_id' = $3))
+            UPDATE tracing.calls c
+            SET attributes = claimed.attributes, attributes_size_bytes = octet_length(claimed.attributes::text)
+            FROM claimed
+            WHERE c.project_id = $1 AND c.id = $2
+            RETURNING 1""";
+
     private final Pool pool;
 
     public CallStore(Pool pool) {
@@ -186,6 +202,15 @@ public class CallStore {
     /** An update part: only the display name, last write wins; an unknown id stays invisible. */
     public Uni<Void> rename(String projectId, String id, String displayName, OffsetDateTime writtenAt) {
         return write(pool, UPSERT_DISPLAY_NAME, Tuple.of(projectId, id, displayName, writtenAt));
+    }
+
+    /**
+     * Whether the call {@code id} of the project, an {@code opName} call, records the inference request
+     * {@code requestId}: it does when it already did, or when no other request had it and it now does.
+     */
+    public Uni<Boolean> claimForRequest(String projectId, String id, String opName, String requestId) {
+        return pool.preparedQuery(CLAIM_FOR_REQUEST).execute(Tuple.of(projectId, id, requestId, opName))
+                .map(rows -> rows.rowCount() > 0);
     }
 
     /** The number of distinct ids marked: the requested ones and all their descendants. */

@@ -7,15 +7,28 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.llmplatform.model.Topics;
+import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.testing.PlatformTestResources;
 
 /**
  * A real HTTP server speaking the gateway's OpenAI/vLLM chat-completions format (JSON and SSE), one
  * behaviour per model: {@code echo-model} answers "echo: <last message>" (401 without a Bearer key),
  * {@code tool-model} streams a tool call in pieces, {@code invalid-model} refuses the body with the
  * gateway's 422, {@code broken-model} answers 502, {@code midstream-error} fails in-band mid-stream.
+ * {@code metered-model} answers as {@code echo-model} and, as the gateway does for every request, publishes
+ * the request's usage record on {@code inference.usage} (keyed by project, naming the call of the
+ * {@code X-Weave-Call-Id} header) before it answers, so records follow the order of the requests.
  * What it received is kept per {@code Compat-Project}.
  */
 public class FakeInferenceGateway implements QuarkusTestResourceLifecycleManager {
@@ -24,9 +37,12 @@ public class FakeInferenceGateway implements QuarkusTestResourceLifecycleManager
     public record Received(String authorization, String project, JsonObject body) {
     }
 
+    public static final String METERED_MODEL = "metered-model";
+
     private static final Map<String, Received> RECEIVED = new ConcurrentHashMap<>();
 
     private Vertx vertx;
+    private KafkaProducer<String, String> usageRecords;
 
     public static Received lastFor(String project) {
         return RECEIVED.get(project);
@@ -41,7 +57,12 @@ public class FakeInferenceGateway implements QuarkusTestResourceLifecycleManager
             if (project != null) {
                 RECEIVED.put(project, new Received(request.getHeader("Authorization"), project, json));
             }
-            answer(request, json);
+            if (METERED_MODEL.equals(json.getString("model")) && project != null) {
+                vertx.executeBlocking(() -> publishUsage(project, request.getHeader(UsageRecord.WEAVE_CALL_HEADER), json))
+                        .onComplete(published -> answer(request, json));
+            } else {
+                answer(request, json);
+            }
         }));
         try {
             int port = server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture()
@@ -50,6 +71,22 @@ public class FakeInferenceGateway implements QuarkusTestResourceLifecycleManager
         } catch (Exception e) {
             throw new IllegalStateException("the fake inference gateway did not start", e);
         }
+    }
+
+    private synchronized Void publishUsage(String project, String weaveCallId, JsonObject body) throws Exception {
+        if (usageRecords == null) {
+            Properties config = new Properties();
+            config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, PlatformTestResources.engines().kafkaBootstrapServers());
+            usageRecords = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+        }
+        Instant now = Instant.now();
+        JsonObject usage = new JsonObject().put("schema_version", UsageRecord.SCHEMA_VERSION)
+                .put("request_id", "chatcmpl-" + UUID.randomUUID()).put("project_id", project).putNull("user_id")
+                .put("model", body.getString("model")).put("prompt_tokens", 3).put("completion_tokens", 2)
+                .put("latency_ms", 1).put("status", "success").put("started_at", now.toString())
+                .put("ended_at", now.toString()).put("weave_call_id", weaveCallId);
+        usageRecords.send(new ProducerRecord<>(Topics.INFERENCE_USAGE, project, usage.encode())).get(10, TimeUnit.SECONDS);
+        return null;
     }
 
     private static void answer(HttpServerRequest request, JsonObject body) {
@@ -66,7 +103,7 @@ public class FakeInferenceGateway implements QuarkusTestResourceLifecycleManager
         boolean stream = body.getBoolean("stream", false);
         String model = body.getString("model");
         switch (model) {
-            case "echo-model" -> {
+            case "echo-model", METERED_MODEL -> {
                 String text = "echo: " + lastMessage(body);
                 if (stream) {
                     stream(response, body, model, text);
@@ -166,6 +203,9 @@ public class FakeInferenceGateway implements QuarkusTestResourceLifecycleManager
 
     @Override
     public void stop() {
+        if (usageRecords != null) {
+            usageRecords.close();
+        }
         if (vertx != null) {
             vertx.close();
         }

@@ -3,6 +3,7 @@ package org.llmplatform.tracing.messaging;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -90,6 +91,52 @@ class InferenceUsageConsumerTest {
     }
 
     @Test
+    void theRecordOfATrackedCompletionIsThatCallAndARedeliveryChangesNothing() throws Exception {
+        String completion = UUID.randomUUID().toString();
+        startCall(key, project, completion, "weave.completions_create");
+        String requestId = "req-" + UUID.randomUUID();
+        String record = json.writeValueAsString(tracked(requestId, completion));
+        produce(project, record);
+        produce(project, record);
+        String later = "req-" + UUID.randomUUID();
+        produce(project, json.writeValueAsString(usage(later, "success")));
+
+        // Records of a project are consumed in order: once the later one is a call, both before it were consumed.
+        awaitCall(UsageCalls.callId(later));
+        read(completion).body("call.op_name", equalTo("weave.completions_create"))
+                .body("call.attributes.inference_request_id", equalTo(requestId));
+        assertEquals(List.of(completion, UsageCalls.callId(later)), callIds(key, project));
+    }
+
+    @Test
+    void aRecordNamingACallItMayNotClaimIsACallOfItsOwn() throws Exception {
+        String otherUser = TestIdentities.unique("other-user");
+        String otherKey = TestIdentities.userWithKey(otherUser);
+        String otherProject = otherUser + "/chat";
+        String foreign = UUID.randomUUID().toString();
+        startCall(otherKey, otherProject, foreign, "weave.completions_create");
+        String notACompletion = UUID.randomUUID().toString();
+        startCall(key, project, notACompletion, "my_op");
+        String completion = UUID.randomUUID().toString();
+        startCall(key, project, completion, "weave.completions_create");
+        String claiming = "req-" + UUID.randomUUID();
+        produce(project, json.writeValueAsString(tracked(claiming, completion)));
+
+        for (String callId : List.of(foreign, notACompletion, completion)) {
+            String requestId = "req-" + UUID.randomUUID();
+            produce(project, json.writeValueAsString(tracked(requestId, callId)));
+            awaitCall(UsageCalls.callId(requestId)).body("call.op_name", equalTo("inference.chat.completions"))
+                    .body("call.summary.usage.tiny-llama.total_tokens", equalTo(42));
+        }
+        read(completion).body("call.attributes.inference_request_id", equalTo(claiming));
+        read(notACompletion).body("call.attributes.inference_request_id", nullValue());
+        given().header("Authorization", "Bearer " + otherKey).contentType(ContentType.JSON)
+                .body(Map.of("project_id", otherProject, "id", foreign)).post("/call/read").then().statusCode(200)
+                .body("call.attributes.inference_request_id", nullValue());
+        assertEquals(List.of(foreign), callIds(otherKey, otherProject));
+    }
+
+    @Test
     void malformedRecordsGoToTheDeadLetterTopicAndTheConsumerGoesOn() throws Exception {
         String garbage = "not json " + UUID.randomUUID();
         String invalidRequestId = "req-" + UUID.randomUUID();
@@ -109,6 +156,32 @@ class InferenceUsageConsumerTest {
     private UsageRecord usage(String requestId, String status) {
         return new UsageRecord(UsageRecord.SCHEMA_VERSION, requestId, project, user, "tiny-llama", 12, 30, 2000,
                 status, STARTED, STARTED.plusSeconds(2));
+    }
+
+    private UsageRecord tracked(String requestId, String weaveCallId) {
+        return new UsageRecord(UsageRecord.SCHEMA_VERSION, requestId, project, user, "tiny-llama", 12, 30, 2000,
+                "success", STARTED, STARTED.plusSeconds(2), weaveCallId);
+    }
+
+    private static void startCall(String key, String project, String id, String opName) {
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("start", Map.of("project_id", project, "id", id, "trace_id", id, "op_name", opName,
+                        "started_at", "2025-03-01T09:59:00Z", "attributes", Map.of(), "inputs", Map.of())))
+                .post("/call/start").then().statusCode(200);
+    }
+
+    /** The ids of the project's calls, oldest first. */
+    private static List<String> callIds(String key, String project) {
+        String lines = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("project_id", project, "sort_by", List.of(Map.of("field", "started_at", "direction", "asc"))))
+                .post("/calls/stream_query").then().statusCode(200).extract().asString();
+        List<String> ids = new ArrayList<>();
+        for (String line : lines.split("\n")) {
+            if (!line.isBlank()) {
+                ids.add(io.restassured.path.json.JsonPath.from(line).getString("id"));
+            }
+        }
+        return ids;
     }
 
     private ValidatableResponse awaitCall(String id) {

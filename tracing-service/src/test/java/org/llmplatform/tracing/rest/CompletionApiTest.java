@@ -67,6 +67,52 @@ class CompletionApiTest {
     }
 
     @Test
+    void oneCompletionIsOneCallCountedOnceWhicheverWayItCameIn() {
+        TraceClient client = new TraceClient("once");
+        String created = client.post("/completions/create", Map.of("project_id", client.project,
+                        "inputs", inputs(FakeInferenceGateway.METERED_MODEL, "hello")))
+                .statusCode(200).extract().path("weave_call_id");
+        Map<String, Object> quiet = new HashMap<>(inputs(FakeInferenceGateway.METERED_MODEL, "quietly"));
+        quiet.put("stream_options", Map.of("include_usage", false));
+        List<Map<String, Object>> lines = TraceClient.parseLines(
+                stream(client, Map.of("project_id", client.project, "inputs", quiet)).then().statusCode(200).extract().asString());
+        String streamed = (String) ((Map<?, ?>) lines.get(0).get("_meta")).get("weave_call_id");
+        assertTrue(lines.stream().noneMatch(line -> line.get("usage") != null), "the caller turned the usage chunk off");
+        client.post("/completions/create", Map.of("project_id", client.project,
+                        "inputs", inputs(FakeInferenceGateway.METERED_MODEL, "untracked"), "track_llm_call", false))
+                .statusCode(200).body("weave_call_id", nullValue());
+
+        // Each usage record of a tracked completion is consumed when its call names the request; the records
+        // are consumed in order (one project, one partition), so the untracked one's call comes last.
+        for (String id : List.of(created, streamed)) {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                    client.post("/call/read", Map.of("project_id", client.project, "id", id)).statusCode(200)
+                            .body("call.attributes.inference_request_id", notNullValue()));
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> client.query(Map.of()).size() >= 3);
+
+        List<Map<String, Object>> calls = client.query(Map.of());
+        Map<String, Long> opNames = new HashMap<>();
+        long totalTokens = 0;
+        long requests = 0;
+        for (Map<String, Object> call : calls) {
+            opNames.merge((String) call.get("op_name"), 1L, Long::sum);
+            Map<?, ?> usage = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) call.get("summary")).get("usage"))
+                    .get(FakeInferenceGateway.METERED_MODEL);
+            totalTokens += ((Number) usage.get("total_tokens")).longValue();
+            requests += ((Number) usage.get("requests")).longValue();
+        }
+        assertEquals(Map.of("weave.completions_create", 2L, "inference.chat.completions", 1L), opNames, calls.toString());
+        assertEquals(3 * 5, totalTokens);
+        assertEquals(3, requests);
+        assertEquals(java.util.Set.of(created, streamed), calls.stream()
+                .filter(call -> call.get("op_name").equals("weave.completions_create"))
+                .map(call -> (String) call.get("id")).collect(java.util.stream.Collectors.toSet()));
+        client.post("/calls/query_stats", Map.of("project_id", client.project)).statusCode(200).body("count", equalTo(3));
+    }
+
+    @Test
     void anUntrackedCompletionRecordsNoCall() {
         TraceClient client = new TraceClient("untracked");
         client.post("/completions/create", Map.of("project_id", client.project, "inputs", inputs("echo-model", "hi"),

@@ -34,6 +34,8 @@ class ObjectEventsTest {
         Map<String, Object> obj = Map.of("project_id", client.project, "object_id", "prompt", "val", Map.of("text", "hi"));
         String digest = client.post("/obj/create", Map.of("obj", obj)).statusCode(200).extract().path("digest");
         client.post("/obj/create", Map.of("obj", obj)).statusCode(200);
+        Map<String, Object> changed = Map.of("project_id", client.project, "object_id", "prompt", "val", Map.of("text", "bye"));
+        String nextDigest = client.post("/obj/create", Map.of("obj", changed)).statusCode(200).extract().path("digest");
         String key = client.project + "/prompt";
 
         List<JsonNode> events = new ArrayList<>();
@@ -44,11 +46,11 @@ class ObjectEventsTest {
             consumer.seekToBeginning(partitions);
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
                 collect(consumer, key, events, Duration.ofMillis(200));
-                return events.size() >= 2;
+                return events.size() >= 4;
             });
             collect(consumer, key, events, Duration.ofSeconds(2));
         }
-        assertEquals(List.of("CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS"), events.stream().map(e -> e.get("event_type").asText()).toList());
+        assertEquals(List.of("CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS", "CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS"), events.stream().map(e -> e.get("event_type").asText()).toList());
         JsonNode created = events.get(0);
         assertEquals("prompt", created.get("collection").asText());
         assertEquals(digest, created.get("version").asText());
@@ -57,6 +59,11 @@ class ObjectEventsTest {
         assertEquals(List.of("latest", "v0"), List.of(created.get("aliases").get(0).asText(), created.get("aliases").get(1).asText()));
         assertEquals(client.user, created.get("author").asText());
         assertEquals(1, created.get("schema_version").asInt());
+        assertEquals(0, created.get("version_index").asInt());
+        JsonNode next = events.get(2);
+        assertEquals(nextDigest, next.get("version").asText());
+        assertEquals(1, next.get("version_index").asInt());
+        assertEquals("v1", next.get("aliases").get(1).asText());
     }
 
     private static void collect(KafkaConsumer<String, String> consumer, String key, List<JsonNode> events, Duration wait)

@@ -31,12 +31,15 @@ import org.llmplatform.tracing.store.CallStore;
  * {@code /completions/create} and {@code /completions/create_stream}: the chat completion runs on the
  * inference gateway under the caller's key and project; with {@code track_llm_call} it is recorded as
  * a {@code weave.completions_create} call (inputs, output, {@code summary.usage} by model, latency).
- * Failures of the gateway are answered in-band, as the reference answers LLM failures.
+ * The call is started before the gateway is asked and named to it, so that the gateway's usage record of
+ * the request finds it and is not recorded as a second call ({@code UsageCalls}); an untracked completion is
+ * recorded from that usage record alone. Failures of the gateway are answered in-band, as the reference
+ * answers LLM failures.
  */
 @ApplicationScoped
 public class CompletionService {
 
-    static final String OP_NAME = "weave.completions_create";
+    public static final String OP_NAME = "weave.completions_create";
 
     /** Weave's completion inputs that steer the trace server's LLM client, never sent to the model. */
     private static final Set<String> NOT_FOR_THE_MODEL = Set.of("prompt", "template_vars", "extra_headers",
@@ -80,25 +83,30 @@ public class CompletionService {
         if (usesPrompt(accepted)) {
             return Uni.createFrom().item(new CompletionsCreated(error(PROMPT_UNSUPPORTED), null));
         }
-        OffsetDateTime startedAt = now();
-        return gateway.create(accepted.authorization(), accepted.projectId(), modelRequest(accepted, false))
-                .onFailure().recoverWithItem(failure -> error(message(failure)))
+        if (!accepted.track()) {
+            return answer(accepted, null).map(response -> new CompletionsCreated(response, null));
+        }
+        String id = Uuids.v7().toString();
+        return calls.start(startRow(accepted, id, now()))
+                .chain(() -> answer(accepted, id))
                 .chain(response -> {
-                    if (!accepted.track()) {
-                        return Uni.createFrom().item(new CompletionsCreated(response, null));
-                    }
-                    String id = Uuids.v7().toString();
                     String exception = response.hasNonNull("error") ? errorText(response.get("error")) : null;
-                    return calls.complete(startRow(accepted, id, startedAt),
-                                    endRow(accepted, id, response, response.path("usage"), exception))
+                    return calls.end(endRow(accepted, id, response, response.path("usage"), exception))
                             .replaceWith(new CompletionsCreated(response, id));
                 });
+    }
+
+    /** The gateway's completion, or its failure in-band; {@code callId} names the call that tracks it, if any. */
+    private Uni<JsonNode> answer(Accepted accepted, String callId) {
+        return gateway.create(accepted.authorization(), accepted.projectId(), callId, modelRequest(accepted, false))
+                .onFailure().recoverWithItem(failure -> error(message(failure)));
     }
 
     /**
      * JSON Lines: the gateway's chunks as they come, after a {@code {"_meta":{"weave_call_id"}}} line
      * when tracked (the call starts before the first chunk and ends after the last one). A failure
-     * becomes one {@code {"error": ...}} line.
+     * becomes one {@code {"error": ...}} line. A tracked stream always asks for the usage chunk, so that
+     * the call has the usage, and leaves it out of the lines when the caller turned it off.
      */
     public Multi<String> createStream(CompletionRequest request) {
         Accepted accepted = accept(request);
@@ -106,14 +114,15 @@ public class CompletionService {
             return Multi.createFrom().item(line(error(PROMPT_UNSUPPORTED)));
         }
         StreamedCompletion completion = new StreamedCompletion();
+        String id = accepted.track() ? Uuids.v7().toString() : null;
+        boolean hideUsage = accepted.track() && !callerAsksForUsage(accepted.inputs());
         Multi<String> chunks = Multi.createFrom().deferred(() -> gateway.stream(accepted.authorization(),
-                        accepted.projectId(), modelRequest(accepted, true))
+                        accepted.projectId(), id, modelRequest(accepted, true))
                 .filter(data -> !data.isBlank() && !data.trim().equals("[DONE]"))
-                .map(data -> {
-                    JsonNode chunk = parse(data);
-                    completion.add(chunk);
-                    return line(chunk);
-                })
+                .map(this::parse)
+                .invoke(completion::add)
+                .filter(chunk -> !hideUsage || !isUsageChunk(chunk))
+                .map(CompletionService::line)
                 .onFailure().recoverWithItem(failure -> {
                     completion.fail(message(failure));
                     return line(error(message(failure)));
@@ -121,7 +130,6 @@ public class CompletionService {
         if (!accepted.track()) {
             return chunks;
         }
-        String id = Uuids.v7().toString();
         ObjectNode meta = NODES.objectNode();
         meta.putObject("_meta").put("weave_call_id", id);
         Multi<String> started = calls.start(startRow(accepted, id, now())).replaceWith(line(meta)).toMulti();
@@ -177,8 +185,21 @@ public class CompletionService {
             request.remove("stream_options");
         } else if (!request.has("stream_options")) {
             request.putObject("stream_options").put("include_usage", true);
+        } else if (accepted.track() && request.get("stream_options").isObject()) {
+            ((ObjectNode) request.get("stream_options")).put("include_usage", true);
         }
         return request;
+    }
+
+    /** Whether the caller's stream options ask for the usage chunk: absent ones do, and so does an object without a false. */
+    private static boolean callerAsksForUsage(ObjectNode inputs) {
+        JsonNode options = inputs.get("stream_options");
+        return options == null || !options.isObject() || options.path("include_usage").asBoolean(true);
+    }
+
+    /** The stream's last chunk of {@code include_usage}: no choices, the usage. */
+    private static boolean isUsageChunk(JsonNode chunk) {
+        return chunk.path("usage").isObject() && chunk.path("choices").isEmpty();
     }
 
     private CallStartRow startRow(Accepted accepted, String id, OffsetDateTime startedAt) {
@@ -189,7 +210,8 @@ public class CompletionService {
     private static CallEndRow endRow(Accepted accepted, String id, JsonNode output, JsonNode usage, String exception) {
         ObjectNode summary = NODES.objectNode();
         if (usage != null && usage.isObject()) {
-            summary.putObject("usage").set(accepted.model(), usage);
+            // One request, as a usage call of the gateway counts it: the totals add requests up.
+            summary.putObject("usage").set(accepted.model(), ((ObjectNode) usage.deepCopy()).put("requests", 1));
         }
         return new CallEndRow(accepted.projectId(), id, now(), exception, output.toString(), List.of(),
                 summary.toString(), null);

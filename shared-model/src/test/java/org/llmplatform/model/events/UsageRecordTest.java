@@ -1,0 +1,30 @@
+package org.llmplatform.model.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class UsageRecordTest {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().addModule(new JavaTimeModule()).build();
+
+    @Test
+    void theTrackingCallIsAnOptionalField() throws Exception {
+        Instant at = Instant.parse("2025-01-01T00:00:00Z");
+        UsageRecord tracked = new UsageRecord(1, "chatcmpl-1", "team/p", "ada", "m", 3, 2, 1, "success", at, at, "call-7");
+        String written = JSON.writeValueAsString(tracked);
+        assertEquals("call-7", JSON.readTree(written).get("weave_call_id").asText());
+        assertEquals(tracked, JSON.readValue(written, UsageRecord.class));
+
+        UsageRecord older = JSON.readValue("""
+                {"schema_version": 1, "request_id": "chatcmpl-2", "project_id": "team/p", "model": "m",
+                 "prompt_tokens": 3, "completion_tokens": 2, "latency_ms": 1, "status": "success"}""", UsageRecord.class);
+        assertNull(older.weaveCallId());
+        assertEquals(5, older.totalTokens());
+    }
+}
