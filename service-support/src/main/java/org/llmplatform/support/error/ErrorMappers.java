@@ -3,10 +3,12 @@ package org.llmplatform.support.error;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.pgclient.PgException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -15,6 +17,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ErrorMappers {
 
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+    /** PostgreSQL's SQLSTATE class 22: the value does not fit its column. */
+    private static final String DATA_EXCEPTION = "22";
 
     private final ErrorResponses errors;
 
@@ -57,6 +61,25 @@ public class ErrorMappers {
         Response.StatusType type = Response.Status.fromStatusCode(status);
         String message = type != null ? type.getReasonPhrase() : error.getMessage();
         return errors.toResponse(new ApiException(status, message));
+    }
+
+    /**
+     * A request body that could not be read, such as multipart data cut short or without its boundary.
+     * Resources never throw an IOException themselves (they wrap I/O in UncheckedIOException), so one
+     * that reaches here came from reading the request; JSON problems have their own mapper above.
+     */
+    @ServerExceptionMapper
+    public Response unreadableBody(IOException problem) {
+        return errors.toResponse(ApiException.badRequest("Unreadable request body: " + problem.getMessage()));
+    }
+
+    /** A value the database cannot hold (a NUL character, a number out of range) came from the caller. */
+    @ServerExceptionMapper
+    public Response unstorableValue(PgException error) {
+        if (error.getSqlState() != null && error.getSqlState().startsWith(DATA_EXCEPTION)) {
+            return errors.toResponse(ApiException.badRequest("Invalid value: " + error.getErrorMessage()));
+        }
+        return unexpected(error);
     }
 
     @ServerExceptionMapper
