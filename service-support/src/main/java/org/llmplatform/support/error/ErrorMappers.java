@@ -10,6 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -64,22 +65,36 @@ public class ErrorMappers {
     }
 
     /**
-     * A request body that could not be read, such as multipart data cut short or without its boundary.
-     * Resources never throw an IOException themselves (they wrap I/O in UncheckedIOException), so one
-     * that reaches here came from reading the request; JSON problems have their own mapper above.
+     * RESTEasy's multipart parser fails with a bare IOException on a body cut short or without the
+     * boundary its Content-Type names; anything else that fails with one (an outgoing call, say) is ours.
      */
     @ServerExceptionMapper
-    public Response unreadableBody(IOException problem) {
-        return errors.toResponse(ApiException.badRequest("Unreadable request body: " + problem.getMessage()));
+    public Response unreadableBody(IOException problem, HttpServerRequest request) {
+        String type = request.getHeader("Content-Type");
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("multipart/")) {
+            return unexpected(problem);
+        }
+        return errors.toResponse(ApiException.badRequest("Malformed multipart body: " + problem.getMessage()));
     }
 
-    /** A value the database cannot hold (a NUL character, a number out of range) came from the caller. */
+    /**
+     * A value the database cannot hold (a NUL character, a number out of range) came from the caller. The
+     * answer names the kind of value, not the database's own words.
+     */
     @ServerExceptionMapper
     public Response unstorableValue(PgException error) {
-        if (error.getSqlState() != null && error.getSqlState().startsWith(DATA_EXCEPTION)) {
-            return errors.toResponse(ApiException.badRequest("Invalid value: " + error.getErrorMessage()));
+        String state = error.getSqlState() == null ? "" : error.getSqlState();
+        if (!state.startsWith(DATA_EXCEPTION)) {
+            return unexpected(error);
         }
-        return unexpected(error);
+        String problem = switch (state) {
+            case "22021", "22P05" -> "a text holds a NUL character or a character the service cannot store";
+            case "22001" -> "a text is too long";
+            case "22003" -> "a number is out of range";
+            case "22P02", "22007", "22008" -> "a number, identifier or date is malformed";
+            default -> "a value cannot be stored";
+        };
+        return errors.toResponse(ApiException.badRequest("Invalid value: " + problem));
     }
 
     @ServerExceptionMapper

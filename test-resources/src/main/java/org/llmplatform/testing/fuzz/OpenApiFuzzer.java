@@ -27,7 +27,19 @@ public final class OpenApiFuzzer {
     private static final long SEED = 18_06L;
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final int PARALLEL_REQUESTS = 4;
-    private static final int REPORTED_FAILURES = 60;
+    private static final int REPORTED_FAILURES = 80;
+
+    /** A request and what was wrong with its answer; {@code status} 0 where none came. */
+    private record Failure(int status, String text) implements Comparable<Failure> {
+
+        /** Hangs and server errors first: they are the worst, and otherwise many 4xx hide them. */
+        @Override
+        public int compareTo(Failure other) {
+            boolean worse = status == 0 || status >= 500;
+            boolean otherWorse = other.status == 0 || other.status >= 500;
+            return worse != otherWorse ? (worse ? -1 : 1) : text.compareTo(other.text);
+        }
+    }
 
     private final URI base;
     private final String authorization;
@@ -59,7 +71,7 @@ public final class OpenApiFuzzer {
             requests.addAll(MalformedVariants.of(operation, authorization, SEED));
         }
         RawHttp http = new RawHttp(base.getHost(), base.getPort(), TIMEOUT);
-        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        List<Failure> failures = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_REQUESTS);
         try {
             List<Future<?>> sent = new ArrayList<>();
@@ -75,7 +87,7 @@ public final class OpenApiFuzzer {
         System.out.println("OpenApiFuzzer: " + requests.size() + " malformed requests to " + operations.size() + " operations, "
                 + failures.size() + " failures");
         if (!failures.isEmpty()) {
-            List<String> sorted = failures.stream().sorted().toList();
+            List<String> sorted = failures.stream().sorted().map(Failure::text).toList();
             throw new AssertionError(failures.size() + " of " + requests.size() + " malformed requests to " + operations.size()
                     + " operations were not answered with a JSON 4xx:\n  "
                     + String.join("\n  ", sorted.subList(0, Math.min(REPORTED_FAILURES, sorted.size())))
@@ -83,17 +95,18 @@ public final class OpenApiFuzzer {
         }
     }
 
-    private void judge(RawHttp http, MalformedRequest request, List<String> failures) {
+    private void judge(RawHttp http, MalformedRequest request, List<Failure> failures) {
         RawHttp.Reply reply;
         try {
             reply = http.send(request);
         } catch (IOException | RuntimeException error) {
-            failures.add(request.describe() + " -> " + error.getMessage());
+            failures.add(new Failure(0, request.describe() + " -> " + error.getMessage()));
             return;
         }
         String problem = problem(reply);
         if (problem != null) {
-            failures.add(request.describe() + " -> " + reply.status() + " " + problem + ": " + MalformedRequest.shortened(reply.bodyText()));
+            failures.add(new Failure(reply.status(),
+                    request.describe() + " -> " + reply.status() + " " + problem + ": " + MalformedRequest.shortened(reply.bodyText())));
         }
     }
 
