@@ -15,9 +15,10 @@ import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * Answers what goes wrong before any resource runs in the service's JSON error shape: a request URI that
- * is malformed or too long, headers that are too large, and any failure of a Vert.x route (say, a body
- * over the size limit), which Vert.x and Quarkus would answer with an empty body.
+ * Answers what goes wrong outside any resource in the service's JSON error shape: a request URI that is
+ * malformed or too long, headers that are too large, any failure of a Vert.x route (say, a body over the
+ * size limit), which Vert.x and Quarkus would answer with an empty body, and a path that no endpoint
+ * serves, which they would answer with an HTML page.
  *
  * <p>The limits here sit below the HTTP decoder's ({@code quarkus.http.limits.max-initial-line-length} and
  * {@code max-header-size}, raised in service-support's defaults), so that what exceeds them still reaches
@@ -45,6 +46,8 @@ public class HttpLayerErrors {
     void register(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).handler(this::rejectMalformed);
         router.route().order(Integer.MIN_VALUE).failureHandler(this::answerFailure);
+        router.route().order(Integer.MAX_VALUE).handler(context -> respond(context, 404,
+                format.unknownRouteBody(context.request().method().name(), context.request().path())));
     }
 
     private void rejectMalformed(RoutingContext context) {
@@ -93,12 +96,16 @@ public class HttpLayerErrors {
     }
 
     private void end(RoutingContext context, int status, String message) {
-        String body;
+        respond(context, status, format.errorBody(status, message));
+    }
+
+    private void respond(RoutingContext context, int status, Object body) {
+        String text;
         try {
-            body = json.writeValueAsString(format.errorBody(status, message));
+            text = json.writeValueAsString(body);
         } catch (JsonProcessingException impossible) {
-            body = "{\"detail\":\"" + HttpResponseStatus.valueOf(status).reasonPhrase() + "\"}";
+            text = "{\"detail\":\"" + HttpResponseStatus.valueOf(status).reasonPhrase() + "\"}";
         }
-        context.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
+        context.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(text);
     }
 }

@@ -62,16 +62,26 @@ final class MalformedVariants {
         this.random = new Random(seed ^ (operation.method() + operation.path()).hashCode());
     }
 
+    /** Every variant, sent with {@code authorization} where the variant is not about that header. */
     static List<MalformedRequest> of(Operation operation, String authorization, long seed) {
         MalformedVariants variants = new MalformedVariants(operation, authorization, seed);
-        variants.pathValues();
-        variants.queryValues();
         variants.headers();
-        if (operation.takesBody()) {
-            variants.bodies();
-        }
         variants.overlongLines();
-        return variants.variants;
+        return variants.withValues();
+    }
+
+    /** The variants whose flaw is a value (path, query, body), as another caller sends them. */
+    static List<MalformedRequest> ofValues(Operation operation, String authorization, long seed) {
+        return new MalformedVariants(operation, authorization, seed).withValues();
+    }
+
+    private List<MalformedRequest> withValues() {
+        pathValues();
+        queryValues();
+        if (operation.takesBody()) {
+            bodies();
+        }
+        return variants;
     }
 
     private void pathValues() {
@@ -185,8 +195,10 @@ final class MalformedVariants {
     }
 
     private void overlongLines() {
-        add(target(Map.of(), "?q=" + "a".repeat(20_000)), List.of(), typicalBody(), "20 KB query");
-        add(target(Map.of(), "/" + "a".repeat(100_000)), List.of(), typicalBody(), "100 KB path");
+        for (int kilobytes : new int[] {20, 100}) {
+            add(target(Map.of(), "?q=" + "a".repeat(kilobytes * 1000)), List.of(), typicalBody(), kilobytes + " KB query");
+            add(target(Map.of(), "/" + "a".repeat(kilobytes * 1000)), List.of(), typicalBody(), kilobytes + " KB path");
+        }
     }
 
     /** Values of the wrong type for a property, and values of the right type that no one expects. */

@@ -43,11 +43,13 @@ public final class OpenApiFuzzer {
 
     private final URI base;
     private final String authorization;
+    private final List<String> otherAuthorizations;
     private final Set<String> errorFields;
 
-    private OpenApiFuzzer(URI base, String authorization, Set<String> errorFields) {
+    private OpenApiFuzzer(URI base, String authorization, List<String> otherAuthorizations, Set<String> errorFields) {
         this.base = base;
         this.authorization = authorization;
+        this.otherAuthorizations = otherAuthorizations;
         this.errorFields = errorFields;
     }
 
@@ -57,7 +59,14 @@ public final class OpenApiFuzzer {
      * @param errorFields the top-level fields of which an error body has at least one, non-empty
      */
     public static OpenApiFuzzer of(URI base, String apiKey, String... errorFields) {
-        return new OpenApiFuzzer(base, "Bearer " + apiKey, Set.of(errorFields));
+        return new OpenApiFuzzer(base, "Bearer " + apiKey, List.of(), Set.of(errorFields));
+    }
+
+    /** Also sends the malformed values as this key's holder, who reaches other paths (a 403, say) than an admin. */
+    public OpenApiFuzzer alsoAs(String apiKey) {
+        List<String> others = new ArrayList<>(otherAuthorizations);
+        others.add("Bearer " + apiKey);
+        return new OpenApiFuzzer(base, authorization, List.copyOf(others), errorFields);
     }
 
     /** Sends every variant of every operation; throws an {@link AssertionError} listing the failures. */
@@ -69,6 +78,9 @@ public final class OpenApiFuzzer {
         List<MalformedRequest> requests = new ArrayList<>();
         for (Operation operation : operations) {
             requests.addAll(MalformedVariants.of(operation, authorization, SEED));
+            for (String other : otherAuthorizations) {
+                requests.addAll(MalformedVariants.ofValues(operation, other, SEED));
+            }
         }
         RawHttp http = new RawHttp(base.getHost(), base.getPort(), TIMEOUT);
         List<Failure> failures = Collections.synchronizedList(new ArrayList<>());
