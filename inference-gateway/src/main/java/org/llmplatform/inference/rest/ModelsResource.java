@@ -96,8 +96,9 @@ public class ModelsResource {
                 base.maxModelLen(), now);
     }
 
+    /** The root is the name the upstream serves the model under; its URL is the deployment's business. */
     private static ModelCard card(String id, GatewayConfig.Upstream upstream, long now) {
-        return ModelCard.base(id, upstream.url(), upstream.maxModelLen().orElse(null), now);
+        return ModelCard.base(id, upstream.model().orElse(id), upstream.maxModelLen().orElse(null), now);
     }
 
     private static ModelCard card(ServedModel model, long now) {

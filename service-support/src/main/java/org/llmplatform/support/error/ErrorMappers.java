@@ -3,11 +3,14 @@ package org.llmplatform.support.error;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.pgclient.PgException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -15,6 +18,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ErrorMappers {
 
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+    /** PostgreSQL's SQLSTATE class 22: the value does not fit its column. */
+    private static final String DATA_EXCEPTION = "22";
 
     private final ErrorResponses errors;
 
@@ -57,6 +62,39 @@ public class ErrorMappers {
         Response.StatusType type = Response.Status.fromStatusCode(status);
         String message = type != null ? type.getReasonPhrase() : error.getMessage();
         return errors.toResponse(new ApiException(status, message));
+    }
+
+    /**
+     * RESTEasy's multipart parser fails with a bare IOException on a body cut short or without the
+     * boundary its Content-Type names; anything else that fails with one (an outgoing call, say) is ours.
+     */
+    @ServerExceptionMapper
+    public Response unreadableBody(IOException problem, HttpServerRequest request) {
+        String type = request.getHeader("Content-Type");
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("multipart/")) {
+            return unexpected(problem);
+        }
+        return errors.toResponse(ApiException.badRequest("Malformed multipart body: " + problem.getMessage()));
+    }
+
+    /**
+     * A value the database cannot hold (a NUL character, a number out of range) came from the caller. The
+     * answer names the kind of value, not the database's own words.
+     */
+    @ServerExceptionMapper
+    public Response unstorableValue(PgException error) {
+        String state = error.getSqlState() == null ? "" : error.getSqlState();
+        if (!state.startsWith(DATA_EXCEPTION)) {
+            return unexpected(error);
+        }
+        String problem = switch (state) {
+            case "22021", "22P05" -> "a text holds a NUL character or a character the service cannot store";
+            case "22001" -> "a text is too long";
+            case "22003" -> "a number is out of range";
+            case "22P02", "22007", "22008" -> "a number, identifier or date is malformed";
+            default -> "a value cannot be stored";
+        };
+        return errors.toResponse(ApiException.badRequest("Invalid value: " + problem));
     }
 
     @ServerExceptionMapper
