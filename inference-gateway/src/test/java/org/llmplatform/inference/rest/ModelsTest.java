@@ -22,7 +22,7 @@ class ModelsTest {
                 .body("data[0].id", equalTo(Callers.MODEL))
                 .body("data[0].object", equalTo("model"))
                 .body("data[0].owned_by", equalTo("vllm"))
-                .body("data[0].root", org.hamcrest.Matchers.endsWith("stories260K.bin"))
+                .body("data[0].root", org.hamcrest.Matchers.equalTo("stories260K.bin"))
                 .body("data[0].parent", nullValue())
                 .body("data[0].max_model_len", equalTo(512))
                 .body("data[0].permission[0].object", equalTo("model_permission"))

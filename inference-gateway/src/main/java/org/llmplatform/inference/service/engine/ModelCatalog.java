@@ -33,7 +33,8 @@ public class ModelCatalog {
             }
             try {
                 LlamaEngine engine = LlamaEngine.load(files.checkpoint(), files.tokenizer());
-                models.put(id, new ServedModel(id, files.checkpoint().toString(), engine.config().seqLen(), engine));
+                // The checkpoint's file name, not its path: where the deployment keeps its files is its own business.
+                models.put(id, new ServedModel(id, files.checkpoint().getFileName().toString(), engine.config().seqLen(), engine));
                 LOG.infof("Serving model %s from %s (%s)", id, files.checkpoint(), engine.config());
             } catch (IOException | RuntimeException e) {
                 LOG.warnf("Model %s is not served: %s", id, e.getMessage());
