@@ -10,7 +10,7 @@ import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-@QuarkusTestResource(EchoUpstreams.class)
+@QuarkusTestResource(value = EchoUpstreams.class, restrictToAnnotatedClass = true)
 class ApiRouterTest {
 
     @Test

@@ -1,0 +1,100 @@
+package org.llmplatform.console.pages;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
+
+/**
+ * The console in front of the real, packaged tracing-service: a user made through the admin API logs a
+ * trace and a Dataset with the Weave TypeScript SDK through the console's origin, then real headless
+ * Chromium uses the pages ({@code src/test/browser/console-pages.mjs}). Runs where Chromium and the
+ * scripts' npm dependencies are installed ({@code npm ci} in src/test/browser), as CI does.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
+class ConsolePagesTest {
+
+    private static final Path BROWSER_TEST = Path.of("src/test/browser");
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+    private static final Path SCREENSHOTS = Path.of("target/screenshots");
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Test
+    @EnabledIf("browserAvailable")
+    void aPersonSignsInFindsTheProjectReadsAFailedChildReactsAndBrowsesTheDatasetsRows() throws Exception {
+        String origin = base.toString().replaceAll("/$", "");
+        String user = TestIdentities.unique("console");
+        String key = userWithKey(user);
+        String project = "capitals-app";
+
+        String seeded = run(List.of("node", "seed.mjs", user + "/" + project),
+                Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
+                        "HOME", Files.createTempDirectory("weave-home").toString()));
+        assertTrue(seeded.contains("SEEDED"), seeded);
+
+        Files.createDirectories(SCREENSHOTS);
+        String pages = run(List.of("node", "console-pages.mjs", origin, key, user, project),
+                Map.of("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString()));
+        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "CHILD_READ", "REACTED",
+                "CHAT_READ", "DATASET_ROWS", "RELOADED", "SIGNED_OUT")) {
+            assertTrue(pages.contains("STEP " + step), "no " + step + " in:\n" + pages);
+        }
+        assertTrue(!pages.contains("PAGE ERROR"), pages);
+
+        // The reaction the browser added is stored, on the child that failed.
+        List<Map<String, Object>> feedback = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("project_id", user + "/" + project, "fields", List.of("feedback_type", "payload", "weave_ref")))
+                .post("/feedback/query").then().statusCode(200).extract().jsonPath().getList("result");
+        assertEquals(1, feedback.size(), feedback.toString());
+        assertEquals("wandb.reaction.1", feedback.get(0).get("feedback_type"));
+        assertEquals("👍", ((Map<?, ?>) feedback.get(0).get("payload")).get("emoji"));
+    }
+
+    /** A user and its key made as an administrator would, through the console's route to the admin API. */
+    private static String userWithKey(String user) {
+        given().header("Authorization", "Bearer " + PlatformTestResources.ADMIN_KEY).contentType(ContentType.JSON)
+                .body(Map.of("name", user)).post("/admin/users").then().statusCode(201);
+        return given().header("Authorization", "Bearer " + PlatformTestResources.ADMIN_KEY).contentType(ContentType.JSON)
+                .body(Map.of("name", "console test")).post("/admin/users/" + user + "/api-keys").then().statusCode(201)
+                .extract().path("key");
+    }
+
+    private static String run(List<String> command, Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(BROWSER_TEST.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        boolean finished = process.waitFor(120, TimeUnit.SECONDS);
+        if (!finished) {
+            process.destroyForcibly();
+        }
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(finished, String.join(" ", command) + " did not finish within 120 s:\n" + output);
+        assertEquals(0, process.exitValue(), String.join(" ", command) + ":\n" + output);
+        return output;
+    }
+
+    static boolean browserAvailable() throws IOException {
+        return Files.isExecutable(CHROMIUM) && Files.isDirectory(BROWSER_TEST.resolve("node_modules/playwright-core"))
+                && Files.isDirectory(BROWSER_TEST.resolve("node_modules/weave"))
+                && new ProcessBuilder("node", "--version").start().onExit().join().exitValue() == 0;
+    }
+}
