@@ -33,7 +33,8 @@ try {
 
   const row = page.getByRole('row', { name: /answerQuestion/ });
   await row.waitFor();
-  await page.getByText(/^1 trace$/).waitFor();
+  // The SDK's trace and the thread's two turns.
+  await page.getByText(/^3 traces$/).waitFor();
   await shot(page, 'calls');
   step('CALLS_SEEN');
 
@@ -75,6 +76,15 @@ try {
   await page.reload();
   await page.getByRole('region', { name: 'Value' }).getByRole('cell', { name: 'Tokyo' }).waitFor();
   step('RELOADED');
+
+  await page.getByRole('link', { name: 'Threads', exact: true }).click();
+  const thread = page.getByRole('row', { name: /support-chat/ });
+  await thread.getByRole('cell', { name: '2', exact: true }).waitFor();
+  await thread.getByRole('link', { name: 'support-chat' }).click();
+  await page.getByRole('link', { name: 'Turn 1: chatTurn' }).waitFor();
+  await page.getByRole('link', { name: 'Turn 2: chatTurn' }).waitFor();
+  await shot(page, 'thread');
+  step('THREAD_TURNS');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('API key').waitFor();

@@ -3,6 +3,7 @@ import { h, replace, state, formatTime, formatLatency, formatNumber } from '../s
 import { api, opShortName } from '../shared/api.js';
 import { href, projectPath } from '../shared/router.js';
 import { statusBadge } from '../shared/status.js';
+import { jsonView } from '../shared/json-view.js';
 
 export async function renderThreads(view, [entity, project], params, isCurrent) {
   const projectId = `${entity}/${project}`;
@@ -32,5 +33,7 @@ export async function renderThread(view, [entity, project, threadId], params, is
     : h('ol', { class: 'turns' }, turns.map((turn, index) => h('li', { class: 'card' },
       h('h2', {}, h('a', { href: href(projectPath(entity, project, 'traces', turn.trace_id), { call: turn.id }) },
         `Turn ${index + 1}: ${turn.display_name || opShortName(turn.op_name)}`), ' ', statusBadge(turn.summary?.weave?.status)),
-      h('p', {}, `${formatTime(turn.started_at)} · ${formatLatency(turn.summary?.weave?.latency_ms)}`)))));
+      h('p', {}, `${formatTime(turn.started_at)} · ${formatLatency(turn.summary?.weave?.latency_ms)}`),
+      h('dl', { class: 'facts' }, h('dt', {}, 'Input'), h('dd', {}, jsonView(turn.inputs, { open: 1 })),
+        h('dt', {}, 'Output'), h('dd', {}, jsonView(turn.output, { open: 1 })))))));
 }

@@ -51,11 +51,13 @@ class ConsolePagesTest {
                         "HOME", Files.createTempDirectory("weave-home").toString()));
         assertTrue(seeded.contains("SEEDED"), seeded);
 
+        writeThread(key, user + "/" + project);
+
         Files.createDirectories(SCREENSHOTS);
         String pages = run(List.of("node", "console-pages.mjs", origin, key, user, project),
                 Map.of("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString()));
         for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "CHILD_READ", "REACTED",
-                "CHAT_READ", "DATASET_ROWS", "RELOADED", "SIGNED_OUT")) {
+                "CHAT_READ", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT")) {
             assertTrue(pages.contains("STEP " + step), "no " + step + " in:\n" + pages);
         }
         assertTrue(!pages.contains("PAGE ERROR"), pages);
@@ -67,6 +69,24 @@ class ConsolePagesTest {
         assertEquals(1, feedback.size(), feedback.toString());
         assertEquals("wandb.reaction.1", feedback.get(0).get("feedback_type"));
         assertEquals("👍", ((Map<?, ?>) feedback.get(0).get("payload")).get("emoji"));
+    }
+
+    /** A conversation of two turns (the Weave TS SDK has no threads, so through the REST API). */
+    private static void writeThread(String key, String projectId) {
+        List<Object> batch = new java.util.ArrayList<>();
+        String[][] turns = {{"turn-1", "2026-01-01T10:00:00Z", "2026-01-01T10:00:02Z", "Hello"},
+                {"turn-2", "2026-01-01T10:01:00Z", "2026-01-01T10:01:04Z", "And tomorrow?"}};
+        for (String[] turn : turns) {
+            String id = java.util.UUID.randomUUID().toString();
+            batch.add(Map.of("mode", "start", "req", Map.of("start", Map.of("project_id", projectId, "id", id, "trace_id",
+                    java.util.UUID.randomUUID().toString(), "op_name", "weave:///" + projectId + "/op/chatTurn:abc", "started_at",
+                    turn[1], "thread_id", "support-chat", "turn_id", id, "attributes", Map.of(), "inputs",
+                    Map.of("message", turn[3])))));
+            batch.add(Map.of("mode", "end", "req", Map.of("end", Map.of("project_id", projectId, "id", id, "ended_at", turn[2],
+                    "output", "ok", "summary", Map.of()))));
+        }
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("batch", batch))
+                .post("/call/upsert_batch").then().statusCode(200);
     }
 
     /** A user and its key made as an administrator would, through the console's route to the admin API. */
