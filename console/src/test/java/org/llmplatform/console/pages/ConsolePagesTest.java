@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
@@ -43,7 +42,7 @@ class ConsolePagesTest {
     void aPersonSignsInFindsTheProjectReadsAFailedChildReactsAndBrowsesTheDatasetsRows() throws Exception {
         String origin = base.toString().replaceAll("/$", "");
         String user = TestIdentities.unique("console");
-        String key = userWithKey(user);
+        String key = AdminApi.userWithKey(user);
         String project = "capitals-app";
 
         String seeded = run(List.of("node", "seed.mjs", user + "/" + project),
@@ -87,15 +86,6 @@ class ConsolePagesTest {
         }
         given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("batch", batch))
                 .post("/call/upsert_batch").then().statusCode(200);
-    }
-
-    /** A user and its key made as an administrator would, through the console's route to the admin API. */
-    private static String userWithKey(String user) {
-        given().header("Authorization", "Bearer " + PlatformTestResources.ADMIN_KEY).contentType(ContentType.JSON)
-                .body(Map.of("name", user)).post("/admin/users").then().statusCode(201);
-        return given().header("Authorization", "Bearer " + PlatformTestResources.ADMIN_KEY).contentType(ContentType.JSON)
-                .body(Map.of("name", "console test")).post("/admin/users/" + user + "/api-keys").then().statusCode(201)
-                .extract().path("key");
     }
 
     private static String run(List<String> command, Map<String, String> environment) throws Exception {
