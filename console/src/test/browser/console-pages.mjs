@@ -38,13 +38,20 @@ try {
   await shot(page, 'calls');
   step('CALLS_SEEN');
 
-  await page.getByLabel('Search').fill('capital of France');
-  await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.getByRole('row', { name: /answerQuestion/ }).waitFor();
+  // No match first, so that the matching search's row is the new answer, not the old table.
   await page.getByLabel('Search').fill('no such text anywhere');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByText('No call matches these filters.').waitFor();
+  await page.getByLabel('Search').fill('capital of France');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByRole('row', { name: /answerQuestion/ }).waitFor();
+  await page.getByText(/^1 trace$/).waitFor();
   await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByText(/^3 traces$/).waitFor();
+  await page.getByRole('button', { name: 'Latency' }).click();
+  await page.locator('th[aria-sort="descending"]', { hasText: 'Latency' }).waitFor();
+  // The longest trace first: the thread's 4 s turn.
+  await page.locator('table.calls tbody tr').first().getByText('4.00 s').waitFor();
   step('FILTERED');
 
   await page.getByRole('row', { name: /answerQuestion/ }).getByRole('link', { name: 'answerQuestion' }).click();

@@ -50,7 +50,7 @@ class ApiRouterTest {
     @Test
     void thePagesAndTheirLibrariesAreServedByTheConsoleItself() {
         given().get("/").then().statusCode(200).body(containsString("<title>LLM platform console</title>"));
-        given().get("/assets/app.js").then().statusCode(200);
+        given().get("/assets/app.js").then().statusCode(200).header("Cache-Control", containsString("max-age=0"));
         given().get("/webjars/echarts/5.3.1/dist/echarts.esm.min.js").then().statusCode(200);
         given().get("/q/health/ready").then().statusCode(200);
     }

@@ -84,7 +84,9 @@ public final class HttpForwarder {
         if (!answer.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
             reply.setChunked(true);
         }
-        answer.pipeTo(reply);
+        // An upstream that breaks off mid-body must not look like a complete answer: the caller's stream is
+        // reset instead of ended.
+        answer.pipe().endOnFailure(false).to(reply).onFailure(broken -> reply.reset());
     }
 
     private void fail(HttpServerResponse reply, URI upstream, Throwable cause) {

@@ -2,6 +2,7 @@ package org.llmplatform.support.forward;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Vertx;
@@ -105,6 +106,20 @@ class HttpForwarderTest {
             firstLineSeenByCaller.complete(null);
             assertEquals("{\"n\":2}", lines.readLine());
             assertNull(lines.readLine());
+        }
+    }
+
+    @Test
+    void anUpstreamThatBreaksOffMidStreamBreaksTheCallersStreamToo() throws Exception {
+        upstreamHandler = request -> {
+            request.response().setChunked(true).write("{\"n\":1}\n");
+            vertx.setTimer(50, tick -> request.connection().close());
+        };
+
+        HttpResponse<java.io.InputStream> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/calls/stream_query"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = response.body()) {
+            assertThrows(java.io.IOException.class, body::readAllBytes);
         }
     }
 
