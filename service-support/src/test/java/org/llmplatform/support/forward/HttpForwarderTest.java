@@ -77,6 +77,18 @@ class HttpForwarderTest {
     }
 
     @Test
+    void aNoContentAnswerComesBackWithoutABody() throws Exception {
+        upstreamHandler = request -> request.response().setStatusCode(204).end();
+
+        HttpResponse<String> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/admin/api-keys/k1")).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(204, response.statusCode());
+        assertEquals("", response.body());
+        assertTrue(response.headers().firstValue("Transfer-Encoding").isEmpty());
+    }
+
+    @Test
     void aBodylessGetIsForwardedWithoutABody() throws Exception {
         upstreamHandler = request -> request.body().onSuccess(body -> request.response()
                 .end(request.method() + " " + body.length() + " " + request.getHeader("Transfer-Encoding")));
