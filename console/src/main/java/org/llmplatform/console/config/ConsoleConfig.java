@@ -30,11 +30,13 @@ public interface ConsoleConfig {
         List<String> prefixes();
 
         /** The shape of the 502 body when the service does not answer: that of the API it serves. */
-        @WithDefault("reason")
+        @WithDefault("detail")
         ErrorBody errorBody();
     }
 
     enum ErrorBody {
+        /** FastAPI's {@code {"detail": …}}, which the training and automation APIs use. */
+        DETAIL,
         /** The tracing API's {@code {"reason": …}}. */
         REASON,
         /** OpenAI's {@code {"error": {"message", "type"}}}, for the {@code /v1} APIs. */

@@ -52,6 +52,7 @@ public class ApiRouter {
 
     private static Function<String, String> failureBody(ConsoleConfig.ErrorBody shape) {
         return switch (shape) {
+            case DETAIL -> message -> new JsonObject().put("detail", message).encode();
             case REASON -> message -> new JsonObject().put("reason", message).encode();
             case OPENAI -> message -> new JsonObject().put("error", new JsonObject().put("message", message)
                     .put("type", "bad_gateway").putNull("param").putNull("code")).encode();

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Three real HTTP servers standing in for the tracing, inference and training services: each answers with
- * its name and what it received; a stream path answers two JSON lines in two writes. The automation
- * service's URL points at a port where nothing listens.
+ * Two real HTTP servers standing in for the tracing and training services: each answers with its name and
+ * what it received; a stream path answers two JSON lines in two writes. The inference and automation
+ * services' URLs point at ports where nothing listens.
  */
 public class EchoUpstreams implements QuarkusTestResourceLifecycleManager {
 
@@ -20,13 +20,10 @@ public class EchoUpstreams implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         vertx = Vertx.vertx();
         try {
-            HttpServer closed = vertx.createHttpServer().requestHandler(request -> request.response().end());
-            int unused = listen(closed);
-            closed.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             return Map.of("console.upstreams.tracing.url", "http://localhost:" + listen(echo("tracing")),
-                    "console.upstreams.inference.url", "http://localhost:" + listen(echo("inference")),
+                    "console.upstreams.inference.url", "http://localhost:" + unusedPort(),
                     "console.upstreams.training.url", "http://localhost:" + listen(echo("training")),
-                    "console.upstreams.automation.url", "http://localhost:" + unused);
+                    "console.upstreams.automation.url", "http://localhost:" + unusedPort());
         } catch (Exception e) {
             throw new IllegalStateException("the stand-in upstreams did not start", e);
         }
@@ -45,6 +42,13 @@ public class EchoUpstreams implements QuarkusTestResourceLifecycleManager {
                             .put("uri", request.uri()).put("authorization", request.getHeader("Authorization"))
                             .put("body", body.toString()).encode()));
         });
+    }
+
+    private int unusedPort() throws Exception {
+        HttpServer closed = vertx.createHttpServer().requestHandler(request -> request.response().end());
+        int port = listen(closed);
+        closed.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return port;
     }
 
     private static int listen(HttpServer server) throws Exception {
