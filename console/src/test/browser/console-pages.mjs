@@ -67,10 +67,29 @@ try {
   await shot(page, 'trace');
   step('REACTED');
 
+  await tree.getByRole('link', { name: /answerQuestion/ }).click();
+  await page.getByRole('heading', { level: 2, name: 'answerQuestion' }).waitFor();
+  await page.getByLabel('Note').fill('Checked by hand: the fallback answered.');
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await page.getByRole('region', { name: 'Feedback' }).getByText('Checked by hand: the fallback answered.').waitFor();
+  step('NOTED');
+
   await tree.getByRole('link', { name: /chatModel/ }).click();
   await page.getByRole('region', { name: 'Chat' }).getByText('The capital of France is Paris.').waitFor();
   await page.getByRole('region', { name: 'Usage and costs' }).getByRole('cell', { name: 'gpt-4o-mini' }).waitFor();
   step('CHAT_READ');
+
+  // Feedback filters apply to the trace roots: the note is on the root, the reaction on a child.
+  await page.getByRole('link', { name: 'Calls', exact: true }).click();
+  await page.getByText(/^3 traces$/).waitFor();
+  await page.getByLabel('Feedback').selectOption({ label: 'Has a reaction' });
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('No call matches these filters.').waitFor();
+  await page.getByLabel('Feedback').selectOption({ label: 'Has a note' });
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByRole('row', { name: /answerQuestion/ }).waitFor();
+  await page.getByText(/^1 trace$/).waitFor();
+  step('FEEDBACK_FILTERED');
 
   await page.getByRole('link', { name: 'Objects', exact: true }).click();
   await page.getByRole('link', { name: 'capitals', exact: true }).click();

@@ -22,11 +22,9 @@ export function callsFilter(projectId, params) {
   if (params.get('from')) conditions.push({ $gte: [field('started_at'), literal(new Date(params.get('from')).toISOString())] });
   if (params.get('to')) conditions.push({ $lt: [field('started_at'), literal(new Date(params.get('to')).toISOString())] });
   if (params.get('text')) conditions.push({ $or: [contains('inputs', params.get('text')), contains('output', params.get('text'))] });
-  if (params.get('feedback') === 'reaction') {
-    conditions.push({ $convert: { input: field('feedback.[wandb.reaction.1].payload.emoji'), to: 'exists' } });
-  } else if (params.get('feedback') === 'note') {
-    conditions.push({ $convert: { input: field('feedback.[wandb.note.1].payload.note'), to: 'exists' } });
-  }
+  const has = (path) => ({ $eq: [{ $convert: { input: field(path), to: 'exists' } }, literal(true)] });
+  if (params.get('feedback') === 'reaction') conditions.push(has('feedback.[wandb.reaction.1].payload.emoji'));
+  if (params.get('feedback') === 'note') conditions.push(has('feedback.[wandb.note.1].payload.note'));
   const request = { project_id: projectId, filter: { trace_roots_only: true } };
   // An op is picked by name: every version of it.
   if (params.get('op')) request.filter.op_names = [`weave:///${projectId}/op/${params.get('op')}:*`];

@@ -55,19 +55,20 @@ class ConsolePagesTest {
         Files.createDirectories(SCREENSHOTS);
         String pages = run(List.of("node", "console-pages.mjs", origin, key, user, project),
                 Map.of("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString()));
-        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "CHILD_READ", "REACTED",
-                "CHAT_READ", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT")) {
+        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "CHILD_READ", "REACTED", "NOTED",
+                "CHAT_READ", "FEEDBACK_FILTERED", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT")) {
             assertTrue(pages.contains("STEP " + step), "no " + step + " in:\n" + pages);
         }
         assertTrue(!pages.contains("PAGE ERROR"), pages);
 
-        // The reaction the browser added is stored, on the child that failed.
+        // What the browser added is stored: the reaction on the child that failed, the note on the root.
         List<Map<String, Object>> feedback = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
-                .body(Map.of("project_id", user + "/" + project, "fields", List.of("feedback_type", "payload", "weave_ref")))
+                .body(Map.of("project_id", user + "/" + project, "fields", List.of("feedback_type", "payload", "weave_ref"),
+                        "sort_by", List.of(Map.of("field", "created_at", "direction", "asc"))))
                 .post("/feedback/query").then().statusCode(200).extract().jsonPath().getList("result");
-        assertEquals(1, feedback.size(), feedback.toString());
-        assertEquals("wandb.reaction.1", feedback.get(0).get("feedback_type"));
+        assertEquals(List.of("wandb.reaction.1", "wandb.note.1"), feedback.stream().map(row -> row.get("feedback_type")).toList());
         assertEquals("👍", ((Map<?, ?>) feedback.get(0).get("payload")).get("emoji"));
+        assertEquals("Checked by hand: the fallback answered.", ((Map<?, ?>) feedback.get(1).get("payload")).get("note"));
     }
 
     /** A conversation of two turns (the Weave TS SDK has no threads, so through the REST API). */
