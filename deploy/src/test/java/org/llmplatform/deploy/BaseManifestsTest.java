@@ -6,11 +6,15 @@ import static org.llmplatform.deploy.Manifests.ofKind;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.networking.v1.IngressBackend;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class BaseManifestsTest {
@@ -51,6 +55,12 @@ class BaseManifestsTest {
                     .flatMap(peer -> peer.getPodSelector().getMatchLabels().values().stream())
                     .collect(Collectors.toSet());
             String service = policy.getMetadata().getName();
+            if (service.equals(Services.CONSOLE)) {
+                Set<String> routedToAndDns = Stream.concat(Services.NAMES.stream().filter(name -> !name.equals(Services.CONSOLE)),
+                        Stream.of("kube-dns")).collect(Collectors.toSet());
+                assertEquals(routedToAndDns, reachable, "the console reaches the services it routes to and DNS only");
+                continue;
+            }
             assertTrue(reachable.containsAll(Set.of("platform-postgres", "platform-kafka", "kube-dns")), service + " reaches " + reachable);
             Set<String> services = reachable.stream().filter(Services.NAMES::contains).collect(Collectors.toSet());
             Set<String> called = switch (service) {
@@ -77,6 +87,21 @@ class BaseManifestsTest {
                 .filter(map -> configMap.equals(map.path("metadata").path("name").asText()))
                 .map(map -> map.path("data").path(key).asText(null))
                 .findFirst().orElse(null);
+    }
+
+    @Test
+    void theConsoleIsThePlatformsOneIngressAndItsRoutesPointAtTheServicesPorts() {
+        List<Ingress> ingresses = ofKind(base, "Ingress", Ingress.class);
+        assertEquals(1, ingresses.size());
+        IngressBackend backend = ingresses.get(0).getSpec().getRules().get(0).getHttp().getPaths().get(0).getBackend();
+        assertEquals(Services.CONSOLE, backend.getService().getName());
+        assertEquals("http", backend.getService().getPort().getName());
+        ObjectNode config = ofKind(base, "ConfigMap").stream()
+                .filter(map -> map.path("metadata").path("name").asText().equals("console-config")).findFirst().orElseThrow();
+        Map<String, String> urls = Map.of("PLATFORM_TRACING_URL", "tracing-service", "PLATFORM_INFERENCE_URL", "inference-gateway",
+                "PLATFORM_TRAINING_URL", "training-service", "PLATFORM_AUTOMATION_URL", "automation-service");
+        urls.forEach((variable, service) -> assertEquals("http://" + service + ":" + Services.httpPort(service),
+                config.path("data").path(variable).asText(), variable));
     }
 
     @Test

@@ -8,10 +8,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 
-/** The four service modules, read from the repository beside {@code deploy/}. */
+/** The deployed modules (the four services and the console), read from the repository beside {@code deploy/}. */
 final class Services {
 
-    static final List<String> NAMES = List.of("tracing-service", "inference-gateway", "training-service", "automation-service");
+    static final List<String> NAMES = List.of("tracing-service", "inference-gateway", "training-service", "automation-service",
+            "console");
+
+    /** The module with no database or broker: it serves pages and routes every API prefix to its service. */
+    static final String CONSOLE = "console";
 
     static Path module(String service) {
         return Manifests.REPOSITORY.resolve(service);

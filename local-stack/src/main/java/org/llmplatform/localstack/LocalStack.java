@@ -160,7 +160,9 @@ public final class LocalStack {
     private void printSummary(String devKey, Duration elapsed) {
         StringBuilder summary = new StringBuilder("\nThe platform is ready (" + elapsed.toMillis() / 1000.0 + " s):\n");
         for (PlatformService service : PlatformService.values()) {
-            summary.append(String.format("  %-20s %s   (API docs: %s/q/swagger-ui)%n", service.module(), baseUri(service), baseUri(service)));
+            String about = service == PlatformService.CONSOLE ? "(the web console, and every API on this one origin)"
+                    : "(API docs: " + baseUri(service) + "/q/swagger-ui)";
+            summary.append(String.format("  %-20s %s   %s%n", service.module(), baseUri(service), about));
         }
         summary.append(String.format("  %-20s %s%n", "PostgreSQL", postgres.jdbcUrl() + " (user " + PostgresServer.USER + ")"));
         summary.append(String.format("  %-20s %s%n", "Kafka", "localhost:" + options.kafkaPort()));

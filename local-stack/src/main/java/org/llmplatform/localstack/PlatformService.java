@@ -3,12 +3,13 @@ package org.llmplatform.localstack;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The four services, their modules and default ports. */
+/** The four services and the console (one origin for their APIs and the web pages), their modules and default ports. */
 enum PlatformService {
     TRACING("tracing-service", 8080, "--tracing-port"),
     INFERENCE("inference-gateway", 8081, "--inference-port"),
     TRAINING("training-service", 8082, "--training-port"),
-    AUTOMATION("automation-service", 8083, "--automation-port");
+    AUTOMATION("automation-service", 8083, "--automation-port"),
+    CONSOLE("console", 8000, "--console-port");
 
     private final String module;
     private final int defaultPort;

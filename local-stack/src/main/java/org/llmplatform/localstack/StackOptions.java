@@ -20,6 +20,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
               --inference-port N     inference-gateway port (default 8081)
               --training-port N      training-service port (default 8082)
               --automation-port N    automation-service port (default 8083)
+              --console-port N       console port: the web pages and every API on one origin (default 8000)
               --model FILE           a llama2.c checkpoint for the gateway's embedded engine, served
                                      under its file name without extension (needs --tokenizer)
               --tokenizer FILE       the checkpoint's llama2.c tokenizer

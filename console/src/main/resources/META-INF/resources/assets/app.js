@@ -1,0 +1,80 @@
+// The console's shell: picks the page for the URL's #fragment, asks for an API key first when none is
+// signed in, and keeps the top bar (breadcrumbs, sign-out) in step.
+import { h, replace, state } from './shared/dom.js';
+import { currentRoute, href, projectPath } from './shared/router.js';
+import { session } from './shared/session.js';
+import { renderSignIn } from './signin/signin-page.js';
+import { renderProjects } from './projects/projects-page.js';
+import { renderCalls } from './calls/calls-page.js';
+import { renderTrace } from './trace/trace-page.js';
+import { renderThreads, renderThread } from './threads/threads-page.js';
+import { renderObjects, renderObject, renderTable } from './objects/objects-page.js';
+
+const PROJECT = '/p/([^/]+)/([^/]+)';
+const ROUTES = [
+  [/^\/?$/, renderProjects, () => []],
+  [new RegExp(`^${PROJECT}/?(?:calls)?$`), renderCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls')],
+  [new RegExp(`^${PROJECT}/traces/([^/]+)$`), renderTrace, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Trace')],
+  [new RegExp(`^${PROJECT}/threads$`), renderThreads, ([entity, project]) => projectCrumbs(entity, project, 'Threads')],
+  [new RegExp(`^${PROJECT}/threads/([^/]+)$`), renderThread, ([entity, project]) => projectCrumbs(entity, project, 'Threads', 'Thread')],
+  [new RegExp(`^${PROJECT}/objects$`), renderObjects, ([entity, project]) => projectCrumbs(entity, project, 'Objects')],
+  [new RegExp(`^${PROJECT}/objects/([^/]+)$`), renderObject, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Object')],
+  [new RegExp(`^${PROJECT}/tables/([^/]+)$`), renderTable, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Table')],
+];
+
+const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects' };
+
+function projectCrumbs(entity, project, tab, leaf) {
+  return [
+    h('a', { href: href(projectPath(entity, project, 'calls')) }, `${entity} / ${project}`),
+    h('span', { class: 'tabs' }, Object.entries(TABS).map(([name, path]) =>
+      h('a', { href: href(projectPath(entity, project, path)), 'aria-current': name === tab && !leaf ? 'page' : null,
+        class: name === tab ? 'tab active' : 'tab' }, name))),
+    leaf && h('span', { class: 'leaf' }, leaf),
+  ];
+}
+
+let renderCount = 0;
+
+async function render() {
+  const view = document.getElementById('view');
+  const signOut = document.getElementById('sign-out');
+  const breadcrumbs = document.getElementById('breadcrumbs');
+  const rendering = ++renderCount;
+  const isCurrent = () => rendering === renderCount;
+  if (!session.key()) {
+    signOut.hidden = true;
+    replace(breadcrumbs);
+    renderSignIn(view, render);
+    return;
+  }
+  signOut.hidden = false;
+  const { path, params } = currentRoute();
+  for (const [pattern, page, crumbs] of ROUTES) {
+    const match = pattern.exec(path);
+    if (match) {
+      const captured = match.slice(1).map(decodeURIComponent);
+      replace(breadcrumbs, h('a', { href: '#/' }, 'Projects'), crumbs(captured));
+      try {
+        await page(view, captured, params, isCurrent);
+      } catch (error) {
+        if (isCurrent()) replace(view, state(`Something went wrong: ${error.message}`, 'error'));
+      }
+      return;
+    }
+  }
+  replace(breadcrumbs, h('a', { href: '#/' }, 'Projects'));
+  replace(view, h('h1', {}, 'Not found'), state(`No page lives at ${path}.`, 'error'), h('a', { href: '#/' }, 'Go to your projects'));
+}
+
+document.getElementById('sign-out').addEventListener('click', () => {
+  session.signOut();
+  location.hash = '#/';
+  render();
+});
+window.addEventListener('console:unauthorized', () => {
+  session.signOut();
+  render();
+});
+window.addEventListener('hashchange', render);
+render();

@@ -1,0 +1,103 @@
+// A project's calls (trace roots): filters, sortable columns and pages over calls/stream_query; the
+// total comes from calls/query_stats afterwards, so the first rows never wait for a count.
+import { h, replace, state, formatTime, formatLatency, formatNumber, formatCost } from '../shared/dom.js';
+import { api, opShortName } from '../shared/api.js';
+import { href, navigate, projectPath } from '../shared/router.js';
+import { statusBadge, STATUSES, usageTotals } from '../shared/status.js';
+import { callsFilter, callsPageRequest, PAGE_SIZE, SORT_FIELDS } from './calls-query.js';
+
+const COLUMNS = [
+  ['op', 'Op'], ['name', 'Name'], ['status', 'Status'], ['started', 'Started'], ['latency', 'Latency', 'num'],
+  ['tokens', 'Tokens', 'num'], ['cost', 'Cost', 'num'], ['user', 'User'],
+];
+
+export async function renderCalls(view, [entity, project], params, isCurrent) {
+  const projectId = `${entity}/${project}`;
+  const path = projectPath(entity, project, 'calls');
+  const go = (changes) => navigate(path, { ...Object.fromEntries(params), page: '', ...changes });
+  const rows = h('div', { class: 'table-wrap' }, state('Loading calls…'));
+  const total = h('span', { class: 'total', 'aria-live': 'polite' });
+  replace(view, h('h1', {}, 'Calls'), filters(projectId, params, go), h('div', { class: 'table-head' }, total), rows);
+
+  const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
+  api.post('/calls/query_stats', callsFilter(projectId, params))
+    .then(({ count }) => isCurrent() && replace(total, `${formatNumber(count)} trace${count === 1 ? '' : 's'}`))
+    .catch((error) => isCurrent() && replace(total, `The total is unavailable (${error.message}).`));
+  let calls;
+  try {
+    calls = await api.lines('/calls/stream_query', callsPageRequest(projectId, params));
+  } catch (error) {
+    if (isCurrent()) replace(rows, state(`The calls could not be loaded: ${error.message}`, 'error'));
+    return;
+  }
+  if (!isCurrent()) return;
+  if (calls.length === 0) {
+    replace(rows, state(page > 0 ? 'No more calls on this page.' : [...params.keys()].some((key) => key !== 'sort' && key !== 'dir')
+      ? 'No call matches these filters.' : 'This project has no calls yet.'));
+  } else {
+    replace(rows, table(calls, entity, project, params, go));
+  }
+  rows.append(h('nav', { class: 'pager', 'aria-label': 'Pages' },
+    h('button', { type: 'button', disabled: page === 0, onclick: () => go({ page: page - 1 || '' }) }, 'Previous page'),
+    h('span', {}, `Page ${page + 1}`),
+    h('button', { type: 'button', disabled: calls.length < PAGE_SIZE, onclick: () => go({ page: page + 1 }) }, 'Next page')));
+}
+
+function filters(projectId, params, go) {
+  const op = h('select', { id: 'filter-op', name: 'op' }, h('option', { value: '' }, 'Any op'));
+  // The op list loads beside the rows; until it does, a chosen op is still shown.
+  if (params.get('op')) op.append(h('option', { value: params.get('op'), selected: true }, params.get('op')));
+  api.post('/objs/query', { project_id: projectId, filter: { is_op: true, latest_only: true }, metadata_only: true,
+    sort_by: [{ field: 'object_id', direction: 'asc' }] }).then(({ objs }) => {
+    for (const obj of objs) {
+      if (obj.object_id !== params.get('op')) op.append(h('option', { value: obj.object_id }, obj.object_id));
+    }
+  }).catch(() => { /* the filter still works by the chosen value */ });
+  const status = h('select', { id: 'filter-status', name: 'status' }, h('option', { value: '' }, 'Any status'),
+    STATUSES.map(({ value, label }) => h('option', { value, selected: params.get('status') === value }, label)));
+  const from = h('input', { id: 'filter-from', name: 'from', type: 'datetime-local', value: params.get('from') ?? '' });
+  const to = h('input', { id: 'filter-to', name: 'to', type: 'datetime-local', value: params.get('to') ?? '' });
+  const text = h('input', { id: 'filter-text', name: 'text', type: 'search', value: params.get('text') ?? '',
+    placeholder: 'text in inputs or output' });
+  const feedback = h('select', { id: 'filter-feedback', name: 'feedback' }, h('option', { value: '' }, 'Any feedback'),
+    [['reaction', 'Has a reaction'], ['note', 'Has a note']].map(([value, label]) =>
+      h('option', { value, selected: params.get('feedback') === value }, label)));
+  const field = (id, label, input) => h('div', { class: 'field' }, h('label', { for: id }, label), input);
+  return h('form', { class: 'filters', role: 'search', onsubmit: (event) => {
+    event.preventDefault();
+    go({ op: op.value, status: status.value, from: from.value, to: to.value, text: text.value.trim(), feedback: feedback.value });
+  } },
+  field('filter-op', 'Op', op), field('filter-status', 'Status', status), field('filter-from', 'Started after', from),
+  field('filter-to', 'Started before', to), field('filter-text', 'Search', text), field('filter-feedback', 'Feedback', feedback),
+  h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Apply filters'),
+    h('button', { type: 'button', class: 'secondary', onclick: () => navigate(location.hash.slice(1).split('?')[0]) }, 'Clear')));
+}
+
+function table(calls, entity, project, params, go) {
+  const sort = params.get('sort') ?? 'started';
+  const direction = params.get('dir') === 'asc' ? 'asc' : 'desc';
+  const header = COLUMNS.map(([key, label, kind]) => {
+    if (!SORT_FIELDS[key]) return h('th', { scope: 'col', class: kind }, label);
+    const active = key === sort;
+    const next = active && direction === 'desc' ? 'asc' : 'desc';
+    return h('th', { scope: 'col', class: kind, 'aria-sort': active ? (direction === 'asc' ? 'ascending' : 'descending') : 'none' },
+      h('button', { type: 'button', class: 'sort', onclick: () => go({ sort: key, dir: next }),
+        title: `Sort by ${label.toLowerCase()}` }, label, active ? (direction === 'asc' ? ' ▲' : ' ▼') : ''));
+  });
+  return h('table', { class: 'grid calls' },
+    h('thead', {}, h('tr', {}, header)),
+    h('tbody', {}, calls.map((call) => {
+      const { tokens, cost } = usageTotals(call.summary);
+      const weave = call.summary?.weave ?? {};
+      const link = href(projectPath(entity, project, 'traces', call.trace_id), { call: call.id });
+      return h('tr', {},
+        h('td', {}, h('a', { href: link }, opShortName(call.op_name))),
+        h('td', {}, call.display_name ?? ''),
+        h('td', {}, statusBadge(weave.status)),
+        h('td', {}, formatTime(call.started_at)),
+        h('td', { class: 'num' }, formatLatency(weave.latency_ms)),
+        h('td', { class: 'num' }, formatNumber(tokens)),
+        h('td', { class: 'num' }, formatCost(cost)),
+        h('td', {}, call.svc_user_id ?? ''));
+    })));
+}

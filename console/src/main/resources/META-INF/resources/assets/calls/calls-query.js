@@ -1,0 +1,50 @@
+// The calls table's URL parameters as a calls/stream_query request: trace roots, newest first, one page.
+
+export const PAGE_SIZE = 50;
+
+/** Sortable columns: the URL's sort name and the API's field. */
+export const SORT_FIELDS = {
+  op: 'op_name',
+  name: 'summary.weave.trace_name',
+  status: 'summary.weave.status',
+  started: 'started_at',
+  latency: 'summary.weave.latency_ms',
+  user: 'svc_user_id',
+};
+
+const field = (name) => ({ $getField: name });
+const literal = (value) => ({ $literal: value });
+const contains = (name, text) => ({ $contains: { input: field(name), substr: literal(text), case_insensitive: true } });
+
+export function callsFilter(projectId, params) {
+  const conditions = [];
+  if (params.get('status')) conditions.push({ $eq: [field('summary.weave.status'), literal(params.get('status'))] });
+  if (params.get('from')) conditions.push({ $gte: [field('started_at'), literal(new Date(params.get('from')).toISOString())] });
+  if (params.get('to')) conditions.push({ $lt: [field('started_at'), literal(new Date(params.get('to')).toISOString())] });
+  if (params.get('text')) conditions.push({ $or: [contains('inputs', params.get('text')), contains('output', params.get('text'))] });
+  const has = (path) => ({ $eq: [{ $convert: { input: field(path), to: 'exists' } }, literal(true)] });
+  if (params.get('feedback') === 'reaction') conditions.push(has('feedback.[wandb.reaction.1].payload.emoji'));
+  if (params.get('feedback') === 'note') conditions.push(has('feedback.[wandb.note.1].payload.note'));
+  const request = { project_id: projectId, filter: { trace_roots_only: true } };
+  // An op is picked by name: every version of it.
+  if (params.get('op')) request.filter.op_names = [`weave:///${projectId}/op/${params.get('op')}:*`];
+  if (conditions.length === 1) request.query = { $expr: conditions[0] };
+  if (conditions.length > 1) request.query = { $expr: { $and: conditions } };
+  return request;
+}
+
+export function callsPageRequest(projectId, params) {
+  const sort = SORT_FIELDS[params.get('sort')] ?? 'started_at';
+  const direction = params.get('dir') === 'asc' ? 'asc' : 'desc';
+  const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
+  return {
+    ...callsFilter(projectId, params),
+    sort_by: [{ field: sort, direction }],
+    limit: PAGE_SIZE,
+    offset: page * PAGE_SIZE,
+    include_costs: true,
+    // The table needs no inputs or outputs: leaving them out keeps a page of large calls small.
+    columns: ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception',
+      'summary', 'svc_user_id'],
+  };
+}

@@ -1,0 +1,56 @@
+// The platform's public APIs on this origin (the console routes each prefix to its service), called with
+// the signed-in key as a Bearer token.
+import { session } from './session.js';
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function send(path, body) {
+  const headers = { Authorization: `Bearer ${session.key()}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, { method: body === undefined ? 'GET' : 'POST', headers,
+      body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new ApiError(0, `The console could not be reached (${error.message}).`);
+  }
+  if (!response.ok) {
+    const text = await response.text();
+    let message = text || response.statusText;
+    try {
+      const parsed = JSON.parse(text);
+      message = parsed.reason ?? parsed.error?.message ?? (typeof parsed.detail === 'string' ? parsed.detail : JSON.stringify(parsed.detail ?? parsed));
+    } catch (notJson) { /* the raw text is the message */ }
+    if (response.status === 401) {
+      window.dispatchEvent(new CustomEvent('console:unauthorized'));
+    }
+    throw new ApiError(response.status, `${response.status}: ${message}`);
+  }
+  return response;
+}
+
+export const api = {
+  get: async (path) => (await send(path)).json(),
+  post: async (path, body) => (await send(path, body)).json(),
+  /** A JSON Lines endpoint's objects. */
+  lines: async (path, body) => (await (await send(path, body)).text()).split('\n').filter((line) => line.trim())
+    .map((line) => JSON.parse(line)),
+};
+
+/** Weave refs of this project's objects: weave:///entity/project/object|op/name:digest */
+export function parseRef(value) {
+  if (typeof value !== 'string') return null;
+  const match = /^weave:\/\/\/([^/]+)\/([^/]+)\/(object|op|table|call)\/([^:/]+)(?::([^/]+))?(\/.*)?$/.exec(value);
+  return match && { entity: match[1], project: match[2], kind: match[3], name: match[4], digest: match[5] };
+}
+
+/** The short name of an op ref, or the op name as it is. */
+export function opShortName(opName) {
+  const ref = parseRef(opName);
+  return ref && ref.kind === 'op' ? ref.name : opName;
+}

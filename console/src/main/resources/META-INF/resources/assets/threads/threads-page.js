@@ -1,0 +1,39 @@
+// A project's threads (turn count, first and last turn, latency quantiles) and one thread's turns in order.
+import { h, replace, state, formatTime, formatLatency, formatNumber } from '../shared/dom.js';
+import { api, opShortName } from '../shared/api.js';
+import { href, projectPath } from '../shared/router.js';
+import { statusBadge } from '../shared/status.js';
+import { jsonView } from '../shared/json-view.js';
+
+export async function renderThreads(view, [entity, project], params, isCurrent) {
+  const projectId = `${entity}/${project}`;
+  replace(view, h('h1', {}, 'Threads'), state('Loading threads…'));
+  const threads = await api.lines('/threads/stream_query', { project_id: projectId,
+    sort_by: [{ field: 'last_updated', direction: 'desc' }], limit: 200 });
+  if (!isCurrent()) return;
+  replace(view, h('h1', {}, 'Threads'), threads.length === 0 ? state('This project has no threads: calls join one when they carry a thread id.')
+    : h('table', { class: 'grid' },
+      h('thead', {}, h('tr', {}, ['Thread', 'Turns', 'Started', 'Last updated', 'p50 latency', 'p99 latency']
+        .map((label, index) => h('th', { scope: 'col', class: [1, 4, 5].includes(index) ? 'num' : null }, label)))),
+      h('tbody', {}, threads.map((thread) => h('tr', {},
+        h('td', {}, h('a', { href: href(projectPath(entity, project, 'threads', thread.thread_id)) }, thread.thread_id)),
+        h('td', { class: 'num' }, formatNumber(thread.turn_count)),
+        h('td', {}, formatTime(thread.start_time)), h('td', {}, formatTime(thread.last_updated)),
+        h('td', { class: 'num' }, formatLatency(thread.p50_turn_duration_ms)),
+        h('td', { class: 'num' }, formatLatency(thread.p99_turn_duration_ms)))))));
+}
+
+export async function renderThread(view, [entity, project, threadId], params, isCurrent) {
+  const projectId = `${entity}/${project}`;
+  replace(view, h('h1', {}, `Thread ${threadId}`), state('Loading the turns…'));
+  const turns = (await api.lines('/calls/stream_query', { project_id: projectId, filter: { thread_ids: [threadId] },
+    sort_by: [{ field: 'started_at', direction: 'asc' }], limit: 1000 })).filter((call) => call.id === call.turn_id);
+  if (!isCurrent()) return;
+  replace(view, h('h1', {}, `Thread ${threadId}`), turns.length === 0 ? state('This thread has no turns.')
+    : h('ol', { class: 'turns' }, turns.map((turn, index) => h('li', { class: 'card' },
+      h('h2', {}, h('a', { href: href(projectPath(entity, project, 'traces', turn.trace_id), { call: turn.id }) },
+        `Turn ${index + 1}: ${turn.display_name || opShortName(turn.op_name)}`), ' ', statusBadge(turn.summary?.weave?.status)),
+      h('p', {}, `${formatTime(turn.started_at)} · ${formatLatency(turn.summary?.weave?.latency_ms)}`),
+      h('dl', { class: 'facts' }, h('dt', {}, 'Input'), h('dd', {}, jsonView(turn.inputs, { open: 1 })),
+        h('dt', {}, 'Output'), h('dd', {}, jsonView(turn.output, { open: 1 })))))));
+}

@@ -1,0 +1,111 @@
+package org.llmplatform.console.pages;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.llmplatform.testing.TestIdentities;
+
+/**
+ * The console in front of the real, packaged tracing-service: a user made through the admin API logs a
+ * trace and a Dataset with the Weave TypeScript SDK through the console's origin, then real headless
+ * Chromium uses the pages ({@code src/test/browser/console-pages.mjs}). Runs where Chromium and the
+ * scripts' npm dependencies are installed ({@code npm ci} in src/test/browser), as CI does.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
+class ConsolePagesTest {
+
+    private static final Path BROWSER_TEST = Path.of("src/test/browser");
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+    private static final Path SCREENSHOTS = Path.of("target/screenshots");
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Test
+    @EnabledIf("browserAvailable")
+    void aPersonSignsInFindsTheProjectReadsAFailedChildReactsAndBrowsesTheDatasetsRows() throws Exception {
+        String origin = base.toString().replaceAll("/$", "");
+        String user = TestIdentities.unique("console");
+        String key = AdminApi.userWithKey(user);
+        String project = "capitals-app";
+
+        String seeded = run(List.of("node", "seed.mjs", user + "/" + project),
+                Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
+                        "HOME", Files.createTempDirectory("weave-home").toString()));
+        assertTrue(seeded.contains("SEEDED"), seeded);
+
+        writeThread(key, user + "/" + project);
+
+        Files.createDirectories(SCREENSHOTS);
+        String pages = run(List.of("node", "console-pages.mjs", origin, key, user, project),
+                Map.of("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString()));
+        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "CHILD_READ", "REACTED", "NOTED",
+                "CHAT_READ", "FEEDBACK_FILTERED", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT")) {
+            assertTrue(pages.contains("STEP " + step), "no " + step + " in:\n" + pages);
+        }
+        assertTrue(!pages.contains("PAGE ERROR"), pages);
+
+        // What the browser added is stored: the reaction on the child that failed, the note on the root.
+        List<Map<String, Object>> feedback = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("project_id", user + "/" + project, "fields", List.of("feedback_type", "payload", "weave_ref"),
+                        "sort_by", List.of(Map.of("field", "created_at", "direction", "asc"))))
+                .post("/feedback/query").then().statusCode(200).extract().jsonPath().getList("result");
+        assertEquals(List.of("wandb.reaction.1", "wandb.note.1"), feedback.stream().map(row -> row.get("feedback_type")).toList());
+        assertEquals("👍", ((Map<?, ?>) feedback.get(0).get("payload")).get("emoji"));
+        assertEquals("Checked by hand: the fallback answered.", ((Map<?, ?>) feedback.get(1).get("payload")).get("note"));
+    }
+
+    /** A conversation of two turns (the Weave TS SDK has no threads, so through the REST API). */
+    private static void writeThread(String key, String projectId) {
+        List<Object> batch = new java.util.ArrayList<>();
+        String[][] turns = {{"turn-1", "2026-01-01T10:00:00Z", "2026-01-01T10:00:02Z", "Hello"},
+                {"turn-2", "2026-01-01T10:01:00Z", "2026-01-01T10:01:04Z", "And tomorrow?"}};
+        for (String[] turn : turns) {
+            String id = java.util.UUID.randomUUID().toString();
+            batch.add(Map.of("mode", "start", "req", Map.of("start", Map.of("project_id", projectId, "id", id, "trace_id",
+                    java.util.UUID.randomUUID().toString(), "op_name", "weave:///" + projectId + "/op/chatTurn:abc", "started_at",
+                    turn[1], "thread_id", "support-chat", "turn_id", id, "attributes", Map.of(), "inputs",
+                    Map.of("message", turn[3])))));
+            batch.add(Map.of("mode", "end", "req", Map.of("end", Map.of("project_id", projectId, "id", id, "ended_at", turn[2],
+                    "output", "ok", "summary", Map.of()))));
+        }
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("batch", batch))
+                .post("/call/upsert_batch").then().statusCode(200);
+    }
+
+    private static String run(List<String> command, Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(BROWSER_TEST.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        boolean finished = process.waitFor(120, TimeUnit.SECONDS);
+        if (!finished) {
+            process.destroyForcibly();
+        }
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(finished, String.join(" ", command) + " did not finish within 120 s:\n" + output);
+        assertEquals(0, process.exitValue(), String.join(" ", command) + ":\n" + output);
+        return output;
+    }
+
+    static boolean browserAvailable() throws IOException {
+        return Files.isExecutable(CHROMIUM) && Files.isDirectory(BROWSER_TEST.resolve("node_modules/playwright-core"))
+                && Files.isDirectory(BROWSER_TEST.resolve("node_modules/weave"))
+                && new ProcessBuilder("node", "--version").start().onExit().join().exitValue() == 0;
+    }
+}

@@ -1,0 +1,78 @@
+package org.llmplatform.console.pages;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.llmplatform.engines.PostgresServer;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
+
+/**
+ * The calls page of a project of {@code bench.calls} calls (default 1,000,000; a tenth of them trace roots)
+ * in headless Chromium, through the console and the packaged tracing-service: time to the first 50 rows on
+ * screen and to the total. The calls are written straight into PostgreSQL (as the tracing-service's own
+ * CallsBenchmark does for its query figures): the measured part is reading. Run with
+ * {@code -Dbench=true -Dtest=FirstPageBenchmark}; prints BENCH lines.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
+@EnabledIfSystemProperty(named = "bench", matches = "true")
+class FirstPageBenchmark {
+
+    private static final int CALLS = Integer.getInteger("bench.calls", 1_000_000);
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Test
+    void firstPageOfALargeProject() throws Exception {
+        String user = TestIdentities.unique("bench");
+        String key = AdminApi.userWithKey(user);
+        String project = user + "/large";
+        PostgresServer postgres = PlatformTestResources.engines().postgres();
+        long began = System.nanoTime();
+        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = db.createStatement()) {
+            statement.execute(("INSERT INTO tracing.calls (project_id, id, trace_id, parent_id, op_name, started_at,"
+                    + " ended_at, attributes, inputs, output, summary, svc_user_id)"
+                    + " SELECT '%1$s', lpad(g::text, 8, '0'), 't' || (g / 10), CASE WHEN g %% 10 = 0 THEN NULL"
+                    + " ELSE lpad((g - g %% 10)::text, 8, '0') END, 'weave:///%1$s/op/op_' || (g %% 5) || ':abc',"
+                    + " timestamptz '2025-01-01' + g * interval '1 second', timestamptz '2025-01-01' + g * interval '1 second'"
+                    + " + interval '250 milliseconds', '{}', jsonb_build_object('x', g %% 100, 'text', 'some input text'),"
+                    + " '{\"y\": 1}', '{\"usage\": {\"gpt-4o-mini\": {\"requests\": 1, \"total_tokens\": 120}}}', '%2$s'"
+                    + " FROM generate_series(1, %3$d) g").formatted(project, user, CALLS));
+            statement.execute("ANALYZE tracing.calls");
+        }
+        System.out.printf("BENCH loaded %,d calls in %.1f s%n", CALLS, (System.nanoTime() - began) / 1e9);
+
+        long[] projectsMicros = new long[5];
+        for (int i = 0; i < projectsMicros.length; i++) {
+            long asked = System.nanoTime();
+            given().header("Authorization", "Bearer " + key).get("/projects").then().statusCode(200);
+            projectsMicros[i] = (System.nanoTime() - asked) / 1000;
+        }
+        java.util.Arrays.sort(projectsMicros);
+        System.out.printf("BENCH GET /projects (the project list's call count): median %.1f ms%n", projectsMicros[2] / 1000.0);
+
+        String origin = base.toString().replaceAll("/$", "");
+        Process node = new ProcessBuilder("node", "first-page.mjs", origin, key, project, "10")
+                .directory(Path.of("src/test/browser").toFile()).redirectErrorStream(true).start();
+        assertTrue(node.waitFor(300, TimeUnit.SECONDS), "the page measurement did not finish");
+        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, node.exitValue(), output);
+        output.lines().filter(line -> line.startsWith("BENCH")).forEach(System.out::println);
+    }
+}

@@ -1,0 +1,181 @@
+package org.llmplatform.support.forward;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Real HTTP through a Vert.x server that forwards to a real upstream Vert.x server. */
+class HttpForwarderTest {
+
+    private final HttpClient caller = HttpClient.newHttpClient();
+    private Vertx vertx;
+    private Consumer<HttpServerRequest> upstreamHandler;
+    private URI upstream;
+    private URI proxy;
+
+    @BeforeEach
+    void startServers() throws Exception {
+        vertx = Vertx.vertx();
+        HttpServer upstreamServer = vertx.createHttpServer().requestHandler(request -> upstreamHandler.accept(request));
+        upstream = URI.create("http://localhost:" + listen(upstreamServer) + "/base");
+        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(),
+                message -> new JsonObject().put("reason", message).encode());
+        HttpServer proxyServer = vertx.createHttpServer().requestHandler(request -> forwarder.forward(request, upstream));
+        proxy = URI.create("http://localhost:" + listen(proxyServer));
+    }
+
+    @AfterEach
+    void stopServers() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void methodPathQueryHeadersAndBodyReachTheUpstreamAndItsStatusAndHeadersComeBack() throws Exception {
+        upstreamHandler = request -> request.body().onSuccess(body -> request.response().setStatusCode(418)
+                .putHeader("Content-Type", "application/json").putHeader("X-Upstream", "yes")
+                .end(new JsonObject().put("method", request.method().name()).put("uri", request.uri())
+                        .put("authorization", request.getHeader("Authorization"))
+                        .put("forwardedHost", request.getHeader("X-Forwarded-Host"))
+                        .put("host", request.getHeader("Host")).put("body", body.toString()).encode()));
+
+        HttpResponse<String> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/calls/stream_query?x=1&y=%20"))
+                .header("Authorization", "Bearer key-1").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"project_id\":\"a/b\"}")).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(418, response.statusCode());
+        assertEquals("yes", response.headers().firstValue("X-Upstream").orElseThrow());
+        JsonObject seen = new JsonObject(response.body());
+        assertEquals("POST", seen.getString("method"));
+        assertEquals("/base/calls/stream_query?x=1&y=%20", seen.getString("uri"));
+        assertEquals("Bearer key-1", seen.getString("authorization"));
+        assertEquals("{\"project_id\":\"a/b\"}", seen.getString("body"));
+        assertEquals(proxy.getAuthority(), seen.getString("forwardedHost"));
+        assertEquals(upstream.getAuthority(), seen.getString("host"));
+    }
+
+    @Test
+    void aNoContentAnswerComesBackWithoutABody() throws Exception {
+        upstreamHandler = request -> request.response().setStatusCode(204).end();
+
+        HttpResponse<String> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/admin/api-keys/k1")).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(204, response.statusCode());
+        assertEquals("", response.body());
+        assertTrue(response.headers().firstValue("Transfer-Encoding").isEmpty());
+    }
+
+    @Test
+    void aBodylessGetIsForwardedWithoutABody() throws Exception {
+        upstreamHandler = request -> request.body().onSuccess(body -> request.response()
+                .end(request.method() + " " + body.length() + " " + request.getHeader("Transfer-Encoding")));
+
+        HttpResponse<String> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/server_info")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals("GET 0 null", response.body());
+    }
+
+    @Test
+    void aStreamedAnswerArrivesLineByLineWhileTheUpstreamIsStillWriting() throws Exception {
+        CompletableFuture<Void> firstLineSeenByCaller = new CompletableFuture<>();
+        upstreamHandler = request -> {
+            request.response().setChunked(true).putHeader("Content-Type", "application/jsonl").write("{\"n\":1}\n");
+            // The second line is written only once the caller has read the first through the proxy: a proxy
+            // that waited for the whole answer would never deliver it, and the test would time out.
+            firstLineSeenByCaller.whenComplete((ignored, error) -> vertx.runOnContext(
+                    tick -> request.response().end("{\"n\":2}\n")));
+        };
+
+        HttpResponse<java.io.InputStream> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/calls/stream_query"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            assertEquals("application/jsonl", response.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals("{\"n\":1}", lines.readLine());
+            firstLineSeenByCaller.complete(null);
+            assertEquals("{\"n\":2}", lines.readLine());
+            assertNull(lines.readLine());
+        }
+    }
+
+    @Test
+    void anUpstreamThatBreaksOffMidStreamBreaksTheCallersStreamToo() throws Exception {
+        upstreamHandler = request -> {
+            request.response().setChunked(true).write("{\"n\":1}\n");
+            vertx.setTimer(50, tick -> request.connection().close());
+        };
+
+        HttpResponse<java.io.InputStream> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/calls/stream_query"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = response.body()) {
+            assertThrows(java.io.IOException.class, body::readAllBytes);
+        }
+    }
+
+    @Test
+    void aLargeBodyTravelsWhole() throws Exception {
+        byte[] large = new byte[8 * 1024 * 1024];
+        new Random(7).nextBytes(large);
+        upstreamHandler = request -> request.body().onSuccess(body -> request.response().end(Buffer.buffer(sha256(body.getBytes()))
+                .appendString(" " + body.length())));
+
+        HttpResponse<String> response = caller.send(HttpRequest.newBuilder(proxy.resolve("/file/create"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(large)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(sha256(large) + " " + large.length, response.body());
+    }
+
+    @Test
+    void anUnreachableUpstreamAnswers502WithTheApisErrorBody() throws Exception {
+        HttpServer closedServer = vertx.createHttpServer().requestHandler(request -> request.response().end());
+        int port = listen(closedServer);
+        closedServer.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(),
+                message -> new JsonObject().put("reason", message).encode());
+        HttpServer front = vertx.createHttpServer().requestHandler(request ->
+                forwarder.forward(request, URI.create("http://localhost:" + port)));
+        URI frontUri = URI.create("http://localhost:" + listen(front));
+
+        HttpResponse<String> response = caller.send(HttpRequest.newBuilder(frontUri.resolve("/call/read"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(502, response.statusCode());
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+        assertTrue(new JsonObject(response.body()).getString("reason").contains("did not answer"), response.body());
+    }
+
+    private static int listen(HttpServer server) throws Exception {
+        return server.listen(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+}
