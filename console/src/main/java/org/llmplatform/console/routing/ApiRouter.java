@@ -7,7 +7,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
@@ -28,20 +28,20 @@ public class ApiRouter {
     private static final int FIRST = -1000;
 
     private final ApiRoutes routes;
-    private final Map<ConsoleConfig.ErrorBody, HttpForwarder> forwarders = new EnumMap<>(ConsoleConfig.ErrorBody.class);
+    private final Map<ApiRoutes.Route, HttpForwarder> forwarders = new HashMap<>();
 
     public ApiRouter(ConsoleConfig config, Vertx vertx) {
         this.routes = ApiRoutes.of(config.upstreams());
         var client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) config.connectTimeout().toMillis()).setKeepAlive(true).setMaxPoolSize(64));
-        for (ConsoleConfig.ErrorBody shape : ConsoleConfig.ErrorBody.values()) {
-            forwarders.put(shape, new HttpForwarder(client, failureBody(shape)));
+        for (ApiRoutes.Route route : routes.all()) {
+            forwarders.put(route, new HttpForwarder(client, route.url(), failureBody(route.errorBody())));
         }
     }
 
     void register(@Observes Router router) {
         router.route().order(FIRST).handler(context -> routes.find(context.request().path()).ifPresentOrElse(
-                route -> forwarders.get(route.errorBody()).forward(context.request(), route.url()),
+                route -> forwarders.get(route).forward(context.request()),
                 context::next));
     }
 

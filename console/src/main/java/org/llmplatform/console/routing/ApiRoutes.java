@@ -54,6 +54,11 @@ public final class ApiRoutes {
         return CONSOLE_PATHS.stream().anyMatch(own -> prefix.equals(own) || prefix.startsWith(own + "/") || own.startsWith(prefix + "/"));
     }
 
+    /** Every route, longest prefix first. */
+    public List<Route> all() {
+        return routes;
+    }
+
     /** The route for a request path, or empty when the console serves it. */
     public Optional<Route> find(String path) {
         return routes.stream().filter(route -> route.matches(path)).findFirst();

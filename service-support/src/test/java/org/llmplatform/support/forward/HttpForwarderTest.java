@@ -41,9 +41,9 @@ class HttpForwarderTest {
         vertx = Vertx.vertx();
         HttpServer upstreamServer = vertx.createHttpServer().requestHandler(request -> upstreamHandler.accept(request));
         upstream = URI.create("http://localhost:" + listen(upstreamServer) + "/base");
-        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(),
+        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(), upstream,
                 message -> new JsonObject().put("reason", message).encode());
-        HttpServer proxyServer = vertx.createHttpServer().requestHandler(request -> forwarder.forward(request, upstream));
+        HttpServer proxyServer = vertx.createHttpServer().requestHandler(forwarder::forward);
         proxy = URI.create("http://localhost:" + listen(proxyServer));
     }
 
@@ -153,10 +153,9 @@ class HttpForwarderTest {
         HttpServer closedServer = vertx.createHttpServer().requestHandler(request -> request.response().end());
         int port = listen(closedServer);
         closedServer.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(),
+        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(), URI.create("http://localhost:" + port),
                 message -> new JsonObject().put("reason", message).encode());
-        HttpServer front = vertx.createHttpServer().requestHandler(request ->
-                forwarder.forward(request, URI.create("http://localhost:" + port)));
+        HttpServer front = vertx.createHttpServer().requestHandler(forwarder::forward);
         URI frontUri = URI.create("http://localhost:" + listen(front));
 
         HttpResponse<String> response = caller.send(HttpRequest.newBuilder(frontUri.resolve("/call/read"))

@@ -114,12 +114,12 @@ class InferenceForwardingTest {
     }
 
     @Test
-    void aGatewayThatCannotBeReachedIsA503InOpenAisErrorShape() {
+    void aGatewayThatCannotBeReachedIsA502InOpenAisErrorShape() {
         given().header("Authorization", "Bearer k").get("/v1/models/hang-up")
-                .then().statusCode(503)
+                .then().statusCode(502)
                 .contentType("application/json")
                 .body("error.code", equalTo("inference_gateway_unavailable"))
-                .body("error.message", containsString("could not be reached"));
+                .body("error.message", containsString("did not answer"));
     }
 
     @Test
