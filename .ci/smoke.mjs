@@ -10,6 +10,7 @@ const url = {
   inference: process.env.INFERENCE_URL,
   training: process.env.TRAINING_URL,
   automation: process.env.AUTOMATION_URL,
+  console: process.env.CONSOLE_URL,
 };
 const project = `smoke-${Date.now()}`;
 
@@ -125,4 +126,15 @@ await step('automation-service: a webhook\'s test button reaches a local receive
   } finally {
     receiver.close();
   }
+});
+
+await step('console: the pages and every API on one origin', async () => {
+  const page = await fetch(url.console + '/', { signal: AbortSignal.timeout(30_000) });
+  const html = await page.text();
+  check(page.status === 200 && (page.headers.get('content-type') ?? '').includes('text/html') && html.includes('<script'),
+    `GET / answered ${page.status}: ${html.slice(0, 200)}`);
+  const projects = await call('console', 'GET', '/projects');
+  check(projects.projects?.some((p) => p.project === project), `the console's /projects: ${JSON.stringify(projects)}`);
+  const models = await call('console', 'GET', '/v1/models');
+  check(models.data?.some((m) => m.id === 'stories260K'), `the console's /v1/models: ${JSON.stringify(models)}`);
 });

@@ -1,7 +1,7 @@
 # Sourced by .ci/smoke and local-stack/bench/*.sh: starts `./platform` (the launcher jar and the service
 # jars, as a user runs them) in the background with its own data folder and free ports, and stops it.
 # After start_platform: $data, $out (the launcher's output), $launcher (its pid), $ports, and the URLs
-# and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL and KEY.
+# and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL, CONSOLE_URL and KEY.
 
 free_port() {  # a free port whose next port is free too (Kafka's controller takes N+1)
   node -e '
@@ -39,16 +39,18 @@ service_pid() {  # service_pid MODULE: the pid of a service the launcher runs
 start_platform() {  # start_platform [./platform options…]
   data=$(mktemp -d /tmp/platform.XXXXXX)
   out=$data/launcher.out
-  local pg kafka tracing inference training automation
-  pg=$(free_port); kafka=$(free_port); tracing=$(free_port); inference=$(free_port); training=$(free_port); automation=$(free_port)
-  ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation")
+  local pg kafka tracing inference training automation console
+  pg=$(free_port); kafka=$(free_port); tracing=$(free_port); inference=$(free_port); training=$(free_port)
+  automation=$(free_port); console=$(free_port)
+  ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation" "$console")
   ./platform --data-dir "$data" --postgres-port "$pg" --kafka-port "$kafka" --tracing-port "$tracing" \
-    --inference-port "$inference" --training-port "$training" --automation-port "$automation" "$@" >"$out" 2>&1 &
+    --inference-port "$inference" --training-port "$training" --automation-port "$automation" \
+    --console-port "$console" "$@" >"$out" 2>&1 &
   launcher=$!
   wait_for_line "The platform is ready" 300
   KEY=$(cat "$data/dev-api-key")
   export KEY TRACING_URL=http://localhost:$tracing INFERENCE_URL=http://localhost:$inference \
-    TRAINING_URL=http://localhost:$training AUTOMATION_URL=http://localhost:$automation
+    TRAINING_URL=http://localhost:$training AUTOMATION_URL=http://localhost:$automation CONSOLE_URL=http://localhost:$console
 }
 
 stop_platform() {  # SIGTERM, as Ctrl-C would; fails unless every process and port of the platform is gone
