@@ -7,6 +7,7 @@
 // Env: TRACING_URL, AUTOMATION_URL, KEY; RATES (100,200), DURATION_S (20), WARMUP_S (10), TARGET_P99_MS (100),
 // DRAIN_S (30); PG_PORT: with psql on the PATH, the stage shares from the services' own timestamps.
 import http from 'node:http';
+import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
@@ -179,8 +180,10 @@ const warm = await phase('warmup', rates[0], warmupS);
 console.log(`warm-up: ${warm.acknowledged.length} objects at ${rates[0]}/s, ${warm.latencies.length} webhooks (${fmt(percentiles(warm.latencies))})`);
 for (const rate of rates) {
   const direct = await directBaseline(rate, Math.min(durationS, 10));
+  const loadBefore = os.loadavg()[0];
   const run = await phase(`r${rate}`, rate, durationS);
   run.direct = direct;
+  run.load = [loadBefore, os.loadavg()[0]];
   runs.push(run);
 }
 
@@ -192,7 +195,8 @@ for (const run of runs) {
   const failed = run.creates.length - run.acknowledged.length;
   console.log(`BENCH ${run.rate}/s for ${durationS} s: create sent ${run.creates.length}, acknowledged ${run.acknowledged.length}` +
     `${failed ? ` (failed: ${[...new Set(run.creates.filter((c) => !c.acknowledged).map((c) => c.status))].join(' ')})` : ''}` +
-    `, webhooks received ${run.latencies.length}, lost ${run.lost}, duplicated ${run.duplicated}, unexpected ${run.unexpected}`);
+    `, webhooks received ${run.latencies.length}, lost ${run.lost}, duplicated ${run.duplicated}, unexpected ${run.unexpected}` +
+    ` (machine load ${run.load.map((l) => l.toFixed(1)).join(' → ')} on ${os.cpus().length} CPUs)`);
   console.log(`BENCH ${run.rate}/s create request → webhook received: ${fmt(path)}`);
   console.log(`BENCH ${run.rate}/s   baseline /obj/create answered:   ${fmt(create)}`);
   console.log(`BENCH ${run.rate}/s   baseline receiver POSTed directly: ${fmt(run.direct)}`);
