@@ -41,7 +41,7 @@ public class OutboxRelay {
     private final Vertx vertx;
     private final Map<String, Object> kafkaConfig;
     private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean wokenWhileRunning = new AtomicBoolean();
+    private final AtomicBoolean wanted = new AtomicBoolean();
     private KafkaProducer<String, String> producer;
     private long timerId = -1;
 
@@ -77,20 +77,35 @@ public class OutboxRelay {
         }
     }
 
+    /**
+     * Asks for a publishing round; one runs at a time, and a call while one runs gets exactly one more after
+     * it (the flag is raised before the running round is looked at, so no call is lost in between).
+     */
     void wakeUp() {
         if (producer == null) {
             return;
         }
+        wanted.set(true);
+        publishIfWanted();
+    }
+
+    private void publishIfWanted() {
         if (!running.compareAndSet(false, true)) {
-            wokenWhileRunning.set(true);
             return;
         }
-        wokenWhileRunning.set(false);
-        pool.withTransaction(this::publishBatch).subscribe().with(published -> {
+        if (!wanted.getAndSet(false)) {
             running.set(false);
-            if (published == config.batchSize() || wokenWhileRunning.get()) {
-                wakeUp();
+            if (wanted.get()) {
+                publishIfWanted();
             }
+            return;
+        }
+        pool.withTransaction(this::publishBatch).subscribe().with(published -> {
+            if (published == config.batchSize()) {
+                wanted.set(true);
+            }
+            running.set(false);
+            publishIfWanted();
         }, failure -> {
             running.set(false);
             LOG.warnf("Outbox relay could not publish, will retry: %s", failure.toString());
