@@ -3,18 +3,16 @@ package org.llmplatform.training;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.llmplatform.testing.HttpStandIn;
 
 /**
  * A stand-in for the inference-gateway's HTTP surface, which {@code training.inference.url} points at in tests: it
@@ -23,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * and hangs up on {@code /v1/models/hang-up}. The real gateway behind the training URL is tested end to end in
  * local-stack's {@code ArtTrainingEndToEndTest}.
  */
-public class GatewayStandIn implements QuarkusTestResourceLifecycleManager {
+public class GatewayStandIn extends HttpStandIn {
 
     public static final String URL_PROPERTY = "training.inference.url";
     public static final String FIRST_EVENT = "data: {\"event\":1}";
@@ -31,32 +29,20 @@ public class GatewayStandIn implements QuarkusTestResourceLifecycleManager {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, CountDownLatch> heldStreams = new ConcurrentHashMap<>();
-    private HttpServer server;
-    private ExecutorService threads;
 
     @Override
-    public Map<String, String> start() {
-        try {
-            server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        threads = Executors.newCachedThreadPool();
-        server.setExecutor(threads);
+    protected void serve(HttpServer server) {
         server.createContext("/v1/", this::answer);
         server.createContext("/release/", exchange -> {
             held(exchange.getRequestURI().getPath().substring("/release/".length())).countDown();
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
-        server.start();
-        return Map.of(URL_PROPERTY, "http://localhost:" + server.getAddress().getPort());
     }
 
     @Override
-    public void stop() {
-        server.stop(0);
-        threads.shutdownNow();
+    protected Map<String, String> config(URI base) {
+        return Map.of(URL_PROPERTY, base.toString());
     }
 
     private void answer(HttpExchange exchange) throws IOException {

@@ -3,15 +3,13 @@ package org.llmplatform.inference.checkpoint;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import org.llmplatform.testing.HttpStandIn;
 
 /**
  * A stand-in for the training-service's {@code GET /v1/preview/serving-checkpoints/{entity}/{project}/{name}[?step=N]},
@@ -20,39 +18,26 @@ import java.util.concurrent.Executors;
  * any other is unknown (404). {@code GET /lookups} lists every lookup so far ({@code uri}, {@code authorization}).
  * The real pair, training-service and gateway, is tested end to end in local-stack's {@code ArtTrainingEndToEndTest}.
  */
-public class TrainingStandIn implements QuarkusTestResourceLifecycleManager {
+public class TrainingStandIn extends HttpStandIn {
 
     public static final String URL_PROPERTY = "gateway.training.url";
     private static final String PATH = "/v1/preview/serving-checkpoints/";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<Map<String, String>> lookups = new ArrayList<>();
-    private HttpServer server;
-    private ExecutorService threads;
-
     @Override
-    public Map<String, String> start() {
-        try {
-            server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        threads = Executors.newCachedThreadPool();
-        server.setExecutor(threads);
+    protected void serve(HttpServer server) {
         server.createContext(PATH, this::lookUp);
         server.createContext("/lookups", exchange -> {
             synchronized (lookups) {
                 reply(exchange, 200, lookups);
             }
         });
-        server.start();
-        return Map.of(URL_PROPERTY, "http://localhost:" + server.getAddress().getPort());
     }
 
     @Override
-    public void stop() {
-        server.stop(0);
-        threads.shutdownNow();
+    protected Map<String, String> config(URI base) {
+        return Map.of(URL_PROPERTY, base.toString());
     }
 
     private void lookUp(HttpExchange exchange) throws IOException {
