@@ -107,12 +107,20 @@ scenario probe_run "streamed c=20" 20 "$STREAM_BODY"
 scenario probe_run "streamed c=1" 1 "$STREAM_BODY"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# usage records: every answered request of ours has exactly one, counted by the gateway from Kafka
-sleep 3
+# usage records: every answered request of ours has exactly one, counted by the gateway from Kafka; the totals
+# are read once they stopped growing (the consumer catches up after the load)
 usage=$LOGS/usage.jsonl
-for name in "non-streamed c=20" "non-streamed c=1" "non-streamed c=64" "streamed c=20" "streamed c=1"; do
-  curl -s "localhost:$GATEWAY_PORT/v1/usage?project=$(project_of "$name")" -H "authorization: Bearer $KEY" |
-    node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
-      { scenario: process.argv[1], usage: JSON.parse(s) })))' "$name" >>"$usage"
+read_usage() {
+  : >"$usage"
+  for name in "non-streamed c=20" "non-streamed c=1" "non-streamed c=64" "streamed c=20" "streamed c=1"; do
+    curl -s "localhost:$GATEWAY_PORT/v1/usage?project=$(project_of "$name")" -H "authorization: Bearer $KEY" |
+      node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
+        { scenario: process.argv[1], usage: JSON.parse(s) })))' "$name" >>"$usage"
+  done
+}
+previous=
+for _ in $(seq 60); do
+  sleep 2; read_usage
+  current=$(cat "$usage"); [ "$current" = "$previous" ] && break; previous=$current
 done
 node "$BENCH/report.mjs" "$RESULTS" "$usage"
