@@ -30,9 +30,9 @@ final class ServiceProcess {
 
     /**
      * The gateway is what users time: every chat completion crosses it and its embedded engine's forward
-     * pass is CPU-bound. C1-only code ran the engine at a seventh of llama2.c and doubled the gateway's CPU
-     * per request, so it gets the optimising compiler (C2) and a young generation big enough that a burst
-     * of requests does not collect on every few hundred.
+     * pass is CPU-bound. With C1 only, the engine behind the API ran at 0.11-0.15x llama2.c's run.c; it gets
+     * the optimising compiler (C2), a code cache C2 has room in, and a young generation big enough that a
+     * burst of requests (tens of kB each) does not collect every few hundred requests.
      */
     private static final List<String> HOT_PATH_JVM_OPTIONS = List.of(
             "-Xms96m", "-Xmx256m", "-Xmn64m", "-XX:ReservedCodeCacheSize=96m");
