@@ -147,9 +147,35 @@ public final class InferenceSession {
         }
     }
 
-    /** {@code out[outAt..outAt+rows) = W · in}, W a rows×cols block of {@code weights} at {@code weightAt}. */
+    /**
+     * {@code out[outAt..outAt+rows) = W · in}, W a rows×cols block of {@code weights} at {@code weightAt}. Four rows
+     * at a time: each row's sum still adds its products in order (the results are bit for bit those of one row at
+     * a time), but four independent sums keep the CPU busy where one sum waits on its previous addition.
+     */
     private static void matmul(float[] out, int outAt, float[] in, int cols, FloatBuffer weights, int weightAt, int rows) {
-        for (int r = 0; r < rows; r++) {
+        int r = 0;
+        for (; r + 3 < rows; r += 4) {
+            int at0 = weightAt + r * cols;
+            int at1 = at0 + cols;
+            int at2 = at1 + cols;
+            int at3 = at2 + cols;
+            float sum0 = 0f;
+            float sum1 = 0f;
+            float sum2 = 0f;
+            float sum3 = 0f;
+            for (int j = 0; j < cols; j++) {
+                float v = in[j];
+                sum0 += weights.get(at0 + j) * v;
+                sum1 += weights.get(at1 + j) * v;
+                sum2 += weights.get(at2 + j) * v;
+                sum3 += weights.get(at3 + j) * v;
+            }
+            out[outAt + r] = sum0;
+            out[outAt + r + 1] = sum1;
+            out[outAt + r + 2] = sum2;
+            out[outAt + r + 3] = sum3;
+        }
+        for (; r < rows; r++) {
             int rowAt = weightAt + r * cols;
             float sum = 0f;
             for (int j = 0; j < cols; j++) {

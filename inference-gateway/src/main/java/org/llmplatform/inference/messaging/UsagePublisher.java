@@ -5,10 +5,17 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 import org.llmplatform.model.events.UsageRecord;
 
-/** Publishes one {@link UsageRecord} per finished request on {@code inference.usage}, keyed by project. */
+/**
+ * Publishes one {@link UsageRecord} per finished request on {@code inference.usage}, keyed by project. The
+ * emitter buffers what the Kafka sink has not asked for yet: with the default 256 a burst of completions
+ * (a few thousand per second while the broker acknowledges slowly) overflowed it, and every record that did
+ * not fit was lost, logging a stack trace each on the request's thread. The Kafka producer's own buffer
+ * ({@code buffer.memory}) bounds what waits for the broker.
+ */
 @ApplicationScoped
 public class UsagePublisher {
 
@@ -16,7 +23,8 @@ public class UsagePublisher {
 
     private final MutinyEmitter<UsageRecord> records;
 
-    public UsagePublisher(@Channel("usage-records") MutinyEmitter<UsageRecord> records) {
+    public UsagePublisher(@Channel("usage-records") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 16384)
+            MutinyEmitter<UsageRecord> records) {
         this.records = records;
     }
 

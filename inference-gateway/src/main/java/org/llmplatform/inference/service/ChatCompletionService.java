@@ -2,7 +2,6 @@ package org.llmplatform.inference.service;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +12,7 @@ import org.llmplatform.inference.messaging.UsagePublisher;
 import org.llmplatform.inference.service.checkpoint.CheckpointModels;
 import org.llmplatform.inference.service.checkpoint.CheckpointName;
 import org.llmplatform.inference.service.engine.ChoiceStep;
+import org.llmplatform.inference.service.engine.EngineWorkers;
 import org.llmplatform.inference.service.engine.GenerationRunner;
 import org.llmplatform.inference.service.engine.ServedModel;
 import org.llmplatform.inference.service.request.ChatRequest;
@@ -38,9 +38,12 @@ public class ChatCompletionService {
     private final CheckpointModels checkpoints;
     private final ModelAliases aliases;
     private final ProjectPolicy policy;
+    private final EngineWorkers workers;
 
     public ChatCompletionService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
-            UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases, ProjectPolicy policy) {
+            UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases, ProjectPolicy policy,
+            EngineWorkers workers) {
+        this.workers = workers;
         this.checkpoints = checkpoints;
         this.aliases = aliases;
         this.policy = policy;
@@ -52,8 +55,8 @@ public class ChatCompletionService {
 
     /**
      * Resolves the model (a configured one, or a trained checkpoint {@code caller} may use), then checks
-     * the request against it and the project's concurrency limit on a worker thread (tokenizing is CPU
-     * work). The id is {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
+     * the request against it and the project's concurrency limit on an engine worker (tokenizing is CPU
+     * work), where its generation then starts without another hand-off. The id is {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
      */
     public Uni<ChatCall> accept(ChatRequest request, ProjectId project, Principal caller, String requestIdHeader,
             String weaveCallId) {
@@ -62,7 +65,7 @@ public class ChatCompletionService {
         Uni<ServedModel> model = CheckpointName.looksLikeOne(backend)
                 ? checkpoints.resolve(backend, caller).map(served -> served.as(requested))
                 : Uni.createFrom().item(() -> planner.model(backend, requested).as(requested));
-        return model.emitOn(Infrastructure.getDefaultWorkerPool())
+        return model.emitOn(workers)
                 .map(served -> accept(request, served, project, caller.userName(), requestIdHeader, weaveCallId));
     }
 

@@ -32,7 +32,13 @@ public class GenerationRunner {
             AtomicInteger running = new AtomicInteger(plan.choices());
             emitter.onTermination(() -> stopped.set(true));
             for (int index = 0; index < plan.choices(); index++) {
-                workers.submit(new Turn(plan, index, emitter, stopped, running));
+                Turn first = new Turn(plan, index, emitter, stopped, running);
+                if (index == 0 && EngineWorkers.onWorker()) {
+                    // subscribed on a worker (the request was accepted there): no hand-off before the first token
+                    first.run();
+                } else {
+                    workers.submit(first);
+                }
             }
         });
     }
@@ -62,7 +68,9 @@ public class GenerationRunner {
                     generation = plan.model().engine().generate(plan.prompt(), plan.sampling(),
                             LlamaEngine.randomFor(plan.seed(), index));
                 }
-                for (int i = 0; i < tokensPerTurn && !generation.finished() && !stopped.get(); i++) {
+                // a turn ends after a few tokens only when another generation waits for the worker: handing the
+                // turn to the queue when nobody waits would cost a thread wake-up per few tokens for nothing
+                for (int i = 0; (i < tokensPerTurn || !workers.othersWaiting()) && !generation.finished() && !stopped.get(); i++) {
                     GeneratedToken token = generation.next();
                     emitter.emit(new ChoiceStep(index, token, generation.finishReason(), generation.stopReason(),
                             generation.completionTokens()));

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The gateway as users measure it, from outside, in one run on one machine: the same fixed-answer upstream
+# (upstream.mjs, its own process) reached directly, through Portkey's open-source gateway (npm, its own
+# process) and through our gateway (the packaged quarkus-run.jar in its own JVM, started with the JVM options
+# and the environment ./platform gives it: API-key auth against the platform's PostgreSQL, usage records to its
+# Kafka, per-project limits on). Load from separate processes: autocannon for the non-streamed throughput runs,
+# probe.mjs where sub-millisecond latencies or the first chunk of a stream are timed.
+#
+# Needs the platform running (./platform) for PostgreSQL, Kafka and the dev key, and the project built
+# (mvn -DskipTests package). Installs autocannon and Portkey under bench/node_modules on first use.
+# Usage (from anywhere): inference-gateway/bench/side-by-side.sh [seconds per run, default 10]
+# Environment: DATA_DIR (./platform --data-dir, default .local-data), POSTGRES_PORT (15432), KAFKA_PORT (19092).
+# Prints every figure next to its baselines, then the issue's targets with a verdict each; exit 1 when a
+# request was lost or failed, or the usage records do not add up.
+set -uo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$BENCH/../.." && pwd)
+SECONDS_PER_RUN=${1:-10}
+DATA_DIR=${DATA_DIR:-$ROOT/.local-data}
+POSTGRES_PORT=${POSTGRES_PORT:-15432}
+KAFKA_PORT=${KAFKA_PORT:-19092}
+UPSTREAM_PORT=${UPSTREAM_PORT:-9931}
+PORTKEY_PORT=${PORTKEY_PORT:-8797}
+GATEWAY_PORT=${GATEWAY_PORT:-8191}
+KEY=$(cat "$DATA_DIR/dev-api-key") || { echo "no dev key in $DATA_DIR: start ./platform first"; exit 2; }
+JAR=$ROOT/inference-gateway/target/quarkus-app/quarkus-run.jar
+STACK=$ROOT/local-stack/target/local-stack.jar
+for built in "$JAR" "$STACK"; do [ -f "$built" ] || { echo "$built missing: mvn -DskipTests package first"; exit 2; }; done
+[ -x "$BENCH/node_modules/.bin/autocannon" ] || (cd "$BENCH" && npm ci --no-audit --no-fund >/dev/null) || exit 2
+
+LOGS=$(mktemp -d /tmp/gateway-bench.XXXXXX)
+RESULTS=$LOGS/results.jsonl
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; }
+trap cleanup EXIT
+
+PORT=$UPSTREAM_PORT node "$BENCH/upstream.mjs" >"$LOGS/upstream.log" 2>&1 & pids+=($!)
+(cd "$BENCH" && exec node node_modules/@portkey-ai/gateway/build/start-server.js --port="$PORTKEY_PORT" --headless \
+  >"$LOGS/portkey.log" 2>&1) & pids+=($!)
+mapfile -t JVM_OPTIONS < <(java -cp "$STACK" org.llmplatform.localstack.ServiceProcess inference-gateway)
+# ./platform's environment for the gateway; the limits are on, set high enough that the load itself is not refused.
+env QUARKUS_HTTP_PORT=$GATEWAY_PORT \
+  QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://localhost:$POSTGRES_PORT/postgres \
+  QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://localhost:$POSTGRES_PORT/postgres \
+  QUARKUS_DATASOURCE_USERNAME=postgres QUARKUS_DATASOURCE_PASSWORD=postgres \
+  KAFKA_BOOTSTRAP_SERVERS=localhost:$KAFKA_PORT PLATFORM_DATA_DIR="$LOGS/gateway-data" PLATFORM_BLOB_ROOT="$DATA_DIR/blobs" \
+  java "${JVM_OPTIONS[@]}" \
+  -Dgateway.upstreams.fast.url=http://127.0.0.1:$UPSTREAM_PORT/v1 -Dgateway.upstreams.fast.model=m \
+  -Dgateway.limits.concurrent-requests-per-project=256 -Dgateway.limits.requests-per-minute=1000000000 \
+  -Dgateway.limits.tokens-per-minute=1000000000000 \
+  -jar "$JAR" >"$LOGS/gateway.log" 2>&1 & pids+=($!)
+for _ in $(seq 120); do
+  curl -s -o /dev/null -m 2 "localhost:$GATEWAY_PORT/q/health/ready" && curl -s -o /dev/null -m 2 "localhost:$PORTKEY_PORT/" && break
+  sleep 1
+done
+curl -sf -o /dev/null "localhost:$GATEWAY_PORT/q/health/ready" || { echo "the gateway did not start:"; tail -20 "$LOGS/gateway.log"; exit 2; }
+
+BODY='{"model":"fast","messages":[{"role":"user","content":"hi"}],"max_tokens":8}'
+STREAM_BODY='{"model":"fast","messages":[{"role":"user","content":"hi"}],"max_tokens":8,"stream":true}'
+RUN_ID=$(date +%s)
+DIRECT=http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions
+PORTKEY=http://localhost:$PORTKEY_PORT/v1/chat/completions
+OURS=http://localhost:$GATEWAY_PORT/v1/chat/completions
+PORTKEY_HEADERS=("x-portkey-provider: openai" "x-portkey-custom-host: http://127.0.0.1:$UPSTREAM_PORT/v1" "authorization: Bearer x")
+# each scenario's requests are attributed to their own project, so its usage records can be counted exactly
+project_of() { echo "dev/bench-$RUN_ID-$(echo "$1" | tr -c 'a-z0-9\n' '-')"; }
+ours_headers() { echo "authorization: Bearer $KEY"; echo "Compat-Project: $(project_of "$1")"; }
+
+# autocannon SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: a closed-loop throughput run
+autocannon_run() {
+  local scenario=$1 target=$2 connections=$3 url=$4 body=$5; shift 5
+  local args=(); for header in "$@"; do args+=(-H "$header"); done
+  "$BENCH/node_modules/.bin/autocannon" -j -c "$connections" -d "$SECONDS_PER_RUN" -m POST -H 'content-type: application/json' \
+    "${args[@]}" -b "$body" "$url" 2>/dev/null | node -e '
+      let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
+      console.log(JSON.stringify({ scenario: process.argv[1], target: process.argv[2], rps: Math.round(r.requests.average),
+        ok: r["2xx"], p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts })) })' \
+      "$scenario" "$target" | tee -a "$RESULTS"
+}
+# probe SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: the same with sub-millisecond and first-chunk timing
+probe_run() {
+  local scenario=$1 target=$2 connections=$3 url=$4 body=$5; shift 5
+  EXPECTED_CHUNKS=$([[ $body == *'"stream":true'* ]] && echo 16) node "$BENCH/probe.mjs" "$url" "$connections" "$SECONDS_PER_RUN" "$body" "$@" |
+    node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
+      { scenario: process.argv[1], target: process.argv[2], ...JSON.parse(s) })))' "$scenario" "$target" | tee -a "$RESULTS"
+}
+# one scenario: direct, Portkey and ours back to back
+scenario() {
+  local runner=$1 name=$2 connections=$3 body=$4
+  mapfile -t ours < <(ours_headers "$name")
+  $runner "$name" direct "$connections" "$DIRECT" "$body" >/dev/null
+  $runner "$name" portkey "$connections" "$PORTKEY" "$body" "${PORTKEY_HEADERS[@]}" >/dev/null
+  $runner "$name" ours "$connections" "$OURS" "$body" "${ours[@]}" >/dev/null
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); logs in $LOGS"
+# warm-up: both gateways see the paths they are measured on before any figure is taken
+for _ in 1 2; do
+  scenario autocannon_run warm-up 20 "$BODY"
+  scenario probe_run warm-up-stream 20 "$STREAM_BODY"
+done
+: >"$RESULTS"
+scenario autocannon_run "non-streamed c=20" 20 "$BODY"
+scenario probe_run "non-streamed c=1" 1 "$BODY"
+scenario autocannon_run "non-streamed c=64" 64 "$BODY"
+scenario probe_run "streamed c=20" 20 "$STREAM_BODY"
+scenario probe_run "streamed c=1" 1 "$STREAM_BODY"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# usage records: every answered request of ours has exactly one, counted by the gateway from Kafka; the totals
+# are read once they stopped growing (the consumer catches up after the load)
+usage=$LOGS/usage.jsonl
+read_usage() {
+  : >"$usage"
+  for name in "non-streamed c=20" "non-streamed c=1" "non-streamed c=64" "streamed c=20" "streamed c=1"; do
+    curl -s "localhost:$GATEWAY_PORT/v1/usage?project=$(project_of "$name")" -H "authorization: Bearer $KEY" |
+      node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
+        { scenario: process.argv[1], usage: JSON.parse(s) })))' "$name" >>"$usage"
+  done
+}
+previous=
+for _ in $(seq 60); do
+  sleep 2; read_usage
+  current=$(cat "$usage"); [ "$current" = "$previous" ] && break; previous=$current
+done
+node "$BENCH/report.mjs" "$RESULTS" "$usage"
