@@ -22,10 +22,6 @@ KAFKA_PORT=${KAFKA_PORT:-19092}
 UPSTREAM_PORT=${UPSTREAM_PORT:-9931}
 PORTKEY_PORT=${PORTKEY_PORT:-8797}
 GATEWAY_PORT=${GATEWAY_PORT:-8191}
-KEY=$(cat "$DATA_DIR/dev-api-key") || { echo "no dev key in $DATA_DIR: start ./platform first"; exit 2; }
-JAR=$ROOT/inference-gateway/target/quarkus-app/quarkus-run.jar
-STACK=$ROOT/local-stack/target/local-stack.jar
-for built in "$JAR" "$STACK"; do [ -f "$built" ] || { echo "$built missing: mvn -DskipTests package first"; exit 2; }; done
 [ -x "$BENCH/node_modules/.bin/autocannon" ] || (cd "$BENCH" && npm ci --no-audit --no-fund >/dev/null) || exit 2
 
 LOGS=$(mktemp -d /tmp/gateway-bench.XXXXXX)
@@ -37,23 +33,12 @@ trap cleanup EXIT
 PORT=$UPSTREAM_PORT node "$BENCH/upstream.mjs" >"$LOGS/upstream.log" 2>&1 & pids+=($!)
 (cd "$BENCH" && exec node node_modules/@portkey-ai/gateway/build/start-server.js --port="$PORTKEY_PORT" --headless \
   >"$LOGS/portkey.log" 2>&1) & pids+=($!)
-mapfile -t JVM_OPTIONS < <(java -cp "$STACK" org.llmplatform.localstack.ServiceProcess inference-gateway)
 # ./platform's environment for the gateway; the limits are on, set high enough that the load itself is not refused.
-env QUARKUS_HTTP_PORT=$GATEWAY_PORT \
-  QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://localhost:$POSTGRES_PORT/postgres \
-  QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://localhost:$POSTGRES_PORT/postgres \
-  QUARKUS_DATASOURCE_USERNAME=postgres QUARKUS_DATASOURCE_PASSWORD=postgres \
-  KAFKA_BOOTSTRAP_SERVERS=localhost:$KAFKA_PORT PLATFORM_DATA_DIR="$LOGS/gateway-data" PLATFORM_BLOB_ROOT="$DATA_DIR/blobs" \
-  java "${JVM_OPTIONS[@]}" \
-  -Dgateway.upstreams.fast.url=http://127.0.0.1:$UPSTREAM_PORT/v1 -Dgateway.upstreams.fast.model=m \
+source "$BENCH/packaged-gateway.sh"
+start_packaged_gateway -Dgateway.upstreams.fast.url=http://127.0.0.1:$UPSTREAM_PORT/v1 -Dgateway.upstreams.fast.model=m \
   -Dgateway.limits.concurrent-requests-per-project=256 -Dgateway.limits.requests-per-minute=1000000000 \
-  -Dgateway.limits.tokens-per-minute=1000000000000 \
-  -jar "$JAR" >"$LOGS/gateway.log" 2>&1 & pids+=($!)
-for _ in $(seq 120); do
-  curl -s -o /dev/null -m 2 "localhost:$GATEWAY_PORT/q/health/ready" && curl -s -o /dev/null -m 2 "localhost:$PORTKEY_PORT/" && break
-  sleep 1
-done
-curl -sf -o /dev/null "localhost:$GATEWAY_PORT/q/health/ready" || { echo "the gateway did not start:"; tail -20 "$LOGS/gateway.log"; exit 2; }
+  -Dgateway.limits.tokens-per-minute=1000000000000
+for _ in $(seq 60); do curl -s -o /dev/null -m 2 "localhost:$PORTKEY_PORT/" && break; sleep 1; done
 
 BODY='{"model":"fast","messages":[{"role":"user","content":"hi"}],"max_tokens":8}'
 STREAM_BODY='{"model":"fast","messages":[{"role":"user","content":"hi"}],"max_tokens":8,"stream":true}'

@@ -17,10 +17,6 @@ DATA_DIR=${DATA_DIR:-$ROOT/.local-data}
 POSTGRES_PORT=${POSTGRES_PORT:-15432}
 KAFKA_PORT=${KAFKA_PORT:-19092}
 GATEWAY_PORT=${GATEWAY_PORT:-8192}
-KEY=$(cat "$DATA_DIR/dev-api-key") || { echo "no dev key in $DATA_DIR: start ./platform first"; exit 2; }
-JAR=$ROOT/inference-gateway/target/quarkus-app/quarkus-run.jar
-STACK=$ROOT/local-stack/target/local-stack.jar
-for built in "$JAR" "$STACK"; do [ -f "$built" ] || { echo "$built missing: mvn -DskipTests package first"; exit 2; }; done
 REFERENCE=/tmp/llama2c-run-$(sha256sum "$SOURCE" | cut -c1-12)
 [ -x "$REFERENCE" ] || gcc -O3 -march=native -o "$REFERENCE" "$SOURCE" -lm || exit 2
 
@@ -28,17 +24,9 @@ LOGS=$(mktemp -d /tmp/engine-bench.XXXXXX)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup EXIT
-mapfile -t JVM_OPTIONS < <(java -cp "$STACK" org.llmplatform.localstack.ServiceProcess inference-gateway)
-env QUARKUS_HTTP_PORT=$GATEWAY_PORT \
-  QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://localhost:$POSTGRES_PORT/postgres \
-  QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://localhost:$POSTGRES_PORT/postgres \
-  QUARKUS_DATASOURCE_USERNAME=postgres QUARKUS_DATASOURCE_PASSWORD=postgres \
-  KAFKA_BOOTSTRAP_SERVERS=localhost:$KAFKA_PORT PLATFORM_DATA_DIR="$LOGS/gateway-data" PLATFORM_BLOB_ROOT="$DATA_DIR/blobs" \
-  java "${JVM_OPTIONS[@]}" \
-  "-Dgateway.models.\"stories260K\".checkpoint=$MODELS/stories260K.bin" "-Dgateway.models.\"stories260K\".tokenizer=$MODELS/tok512.bin" \
-  -jar "$JAR" >"$LOGS/gateway.log" 2>&1 & pids+=($!)
-for _ in $(seq 120); do curl -s -o /dev/null -m 2 "localhost:$GATEWAY_PORT/q/health/ready" && break; sleep 1; done
-curl -sf -o /dev/null "localhost:$GATEWAY_PORT/q/health/ready" || { echo "the gateway did not start:"; tail -20 "$LOGS/gateway.log"; exit 2; }
+source "$ROOT/inference-gateway/bench/packaged-gateway.sh"
+start_packaged_gateway "-Dgateway.models.\"stories260K\".checkpoint=$MODELS/stories260K.bin" \
+  "-Dgateway.models.\"stories260K\".tokenizer=$MODELS/tok512.bin"
 
 URL=http://localhost:$GATEWAY_PORT/v1/chat/completions
 PROBE=$ROOT/inference-gateway/bench/probe.mjs
