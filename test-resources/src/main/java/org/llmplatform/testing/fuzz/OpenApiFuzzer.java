@@ -15,6 +15,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
 
 /**
  * Sends malformed variants of every operation a service's own {@code /q/openapi} declares and fails, naming
@@ -54,19 +56,15 @@ public final class OpenApiFuzzer {
     }
 
     /**
+     * Sends the variants with the platform's bootstrap admin key, and the malformed values also as a new ordinary
+     * user, who reaches other paths (a 403, say) than an admin.
+     *
      * @param base        the service's root URL
-     * @param apiKey      the key every variant that is not about the Authorization header is sent with
      * @param errorFields the top-level fields of which an error body has at least one, non-empty
      */
-    public static OpenApiFuzzer of(URI base, String apiKey, String... errorFields) {
-        return new OpenApiFuzzer(base, "Bearer " + apiKey, List.of(), Set.of(errorFields));
-    }
-
-    /** Also sends the malformed values as this key's holder, who reaches other paths (a 403, say) than an admin. */
-    public OpenApiFuzzer alsoAs(String apiKey) {
-        List<String> others = new ArrayList<>(otherAuthorizations);
-        others.add("Bearer " + apiKey);
-        return new OpenApiFuzzer(base, authorization, List.copyOf(others), errorFields);
+    public static OpenApiFuzzer of(URI base, String... errorFields) {
+        String user = TestIdentities.userWithKey(TestIdentities.unique("fuzz"));
+        return new OpenApiFuzzer(base, "Bearer " + PlatformTestResources.ADMIN_KEY, List.of("Bearer " + user), Set.of(errorFields));
     }
 
     /** Sends every variant of every operation; throws an {@link AssertionError} listing the failures. */
