@@ -1,4 +1,4 @@
-// The Weave TypeScript SDK (npm weave 0.11.1), unmodified, against a running tracing-service (spec §18).
+// The Weave TypeScript SDK (npm weave 0.11.1), unmodified, against a running tracing-service (docs/tracing-service.md#the-typescript-sdk).
 // Usage: WF_TRACE_SERVER_URL=http://host:port WANDB_API_KEY=<key> node weave-check.mjs <entity/project>
 // Traces nested ops, publishes an object, saves a Dataset and logs an image, reads them back through the
 // SDK, prints one "ok ..." line per check and, last, "RESULT <json>" with the ids and digests that the

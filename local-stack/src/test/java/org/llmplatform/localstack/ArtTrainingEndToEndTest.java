@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole platform from its packaged jars, driven over HTTP the way OpenPipe ART's serverless client drives
- * W&B (training spec §1.5): register a model, sample rollouts under the model's inference name through the
+ * W&B (docs/training-service.md#how-art-waits-for-a-job): register a model, sample rollouts under the model's inference name through the
  * training base URL (which forwards chat completions to the gateway), log them, train, wait on the events, read
  * the new step, and see the trained adapter served. What the training API acknowledged is servable at once: the
  * samples right after registering and right after {@code training_ended} neither wait nor retry.

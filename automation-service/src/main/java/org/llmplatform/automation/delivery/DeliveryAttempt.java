@@ -17,7 +17,7 @@ import org.llmplatform.automation.store.WebhookStore;
 
 /**
  * One attempt of a claimed delivery: resolve the webhook's secrets, render the payload, sign and POST it,
- * then record the attempt and what comes next, and keep the webhook's failure streak (§2.6).
+ * then record the attempt and what comes next, and keep the webhook's failure streak (docs/automation-service.md#delivery-defaults).
  */
 @ApplicationScoped
 public class DeliveryAttempt {

@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.llmplatform.automation.config.AutomationConfig;
 
 /**
- * When to try a failed delivery again (§2.6): the configured schedule with ±jitter; at least the throttle
+ * When to try a failed delivery again (docs/automation-service.md#delivery-defaults): the configured schedule with ±jitter; at least the throttle
  * delay after a 429, 502, 504 or a timeout; a {@code Retry-After} is honoured within [delay, 2 × delay].
  */
 @ApplicationScoped

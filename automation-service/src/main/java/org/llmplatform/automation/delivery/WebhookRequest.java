@@ -6,7 +6,7 @@ import java.util.Map;
 import org.llmplatform.automation.security.Signatures;
 
 /**
- * The headers of a webhook POST (§1.7, §3.5): JSON content type, the Bearer access token when the webhook
+ * The headers of a webhook POST (docs/automation-service.md#the-webhook-request): JSON content type, the Bearer access token when the webhook
  * has one, and with a signing secret both {@code X-Svc-Signature} and the Standard Webhooks signature.
  * {@code webhook-id} is the delivery's id, the same on every attempt; the timestamp is this attempt's.
  */

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 import org.llmplatform.support.error.ApiException;
 
 /**
- * A webhook payload template: a JSON object whose string values may hold {@code ${variable}}s (§1.6).
+ * A webhook payload template: a JSON object whose string values may hold {@code ${variable}}s (docs/automation-service.md#payload-templates).
  * Variables are substituted inside the parsed tree, so a value is always escaped as JSON; a string that
  * is exactly one {@code ${artifact_metadata.KEY}} takes the metadata value with its JSON type.
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.automation.store.DeliveryJob.EventFacts;
 
-/** The values of the payload variables of §1.6 for one event. */
+/** The values of the payload variables of docs/automation-service.md#payload-templates for one event. */
 public final class TemplateValues {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.automation.store.DeliveryJob.EventFacts;
 
-/** {@code ${artifact_version_string}} is {@code <entity>/<project>/<collection>:<alias-or-vN>} (spec §1.6). */
+/** {@code ${artifact_version_string}} is {@code <entity>/<project>/<collection>:<alias-or-vN>} (docs/automation-service.md#payload-templates). */
 class TemplateValuesTest {
 
     private static final String DIGEST = "3f9a0c1d2e4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5";

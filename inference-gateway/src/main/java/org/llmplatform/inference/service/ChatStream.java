@@ -19,7 +19,7 @@ import org.llmplatform.inference.service.response.Logprobs;
 import org.llmplatform.model.errors.OpenAiError;
 
 /**
- * A chat completion as vLLM streams it (spec §1.7): role chunk per choice, echo chunks, one chunk per
+ * A chat completion as vLLM streams it (docs/inference-gateway.md#streaming-format): role chunk per choice, echo chunks, one chunk per
  * non-empty delta, the finish chunk of each choice, the usage chunk when asked, then {@code [DONE]};
  * a failure after the stream began is one in-band {@code {"error":…}} event before {@code [DONE]}.
  */

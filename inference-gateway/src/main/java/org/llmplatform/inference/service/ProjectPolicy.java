@@ -13,7 +13,7 @@ import org.llmplatform.inference.service.engine.ModelCatalog;
 import org.llmplatform.inference.service.engine.ServedModel;
 
 /**
- * What a project may do (spec §6.6): the models it may use, and how many tokens (per minute, per day)
+ * What a project may do (docs/inference-gateway.md#project-rules): the models it may use, and how many tokens (per minute, per day)
  * and requests (per minute) it may spend. A request is admitted while the project is under every
  * limit; its tokens are charged when it ends. Over a limit: 429 with Retry-After until the window ends.
  */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
-/** The official openai-java SDK against the running gateway (spec §3.2). */
+/** The official openai-java SDK against the running gateway (docs/inference-gateway.md#client-sdks). */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
 class OpenAiJavaSdkTest {

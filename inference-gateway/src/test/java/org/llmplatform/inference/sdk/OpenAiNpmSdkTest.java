@@ -17,7 +17,7 @@ import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
- * The official {@code openai} npm SDK (6.49.0, Node 20) against the running gateway (spec §3.1), by
+ * The official {@code openai} npm SDK (6.49.0, Node 20) against the running gateway (docs/inference-gateway.md#client-sdks), by
  * {@code src/test/node/sdk-check.mjs}. Needs {@code npm ci --prefix src/test/node} first; skipped
  * where Node or that install is missing.
  */

@@ -6,7 +6,7 @@ import io.smallrye.config.WithParentName;
 import java.util.Map;
 
 /**
- * The default LLM price table (spec section 12.2), per LLM id:
+ * The default LLM price table (docs/tracing-service.md#costs), per LLM id:
  * {@code tracing.default-prices."gpt-4o".prompt-token-cost=0.0000025}. These prices cost the usage of
  * calls in projects without a price of their own, and are never listed by {@code /cost/query}.
  */

@@ -103,7 +103,7 @@ public class CallResource {
         return loc;
     }
 
-    /** The same as a stream_query of that one id (spec section 4.5). */
+    /** The same as a stream_query of that one id (docs/tracing-service.md#call-endpoints). */
     @POST
     @Path("read")
     public Uni<CallReadRes> read(CallReadReq request) {

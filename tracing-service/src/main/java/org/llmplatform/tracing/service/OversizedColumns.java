@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * The row size limit of spec section 17: while a part's JSON columns together pass 3.5 MiB, the
+ * The row size limit (docs/tracing-service.md#oversized-rows): while a part's JSON columns together pass 3.5 MiB, the
  * largest is replaced by a placeholder, as the reference's insert path does.
  */
 public final class OversizedColumns {

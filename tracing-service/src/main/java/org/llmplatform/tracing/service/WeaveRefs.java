@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Just enough of the ref grammar (spec section 8.1) for calls: spotting refs, op refs and their names. */
+/** Just enough of the ref grammar (docs/tracing-service.md#ref-grammar) for calls: spotting refs, op refs and their names. */
 public final class WeaveRefs {
 
     static final String PREFIX = "weave:///";

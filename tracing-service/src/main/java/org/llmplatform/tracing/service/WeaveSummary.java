@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 
-/** The derived {@code summary.weave} of a read call (spec section 11). */
+/** The derived {@code summary.weave} of a read call (docs/tracing-service.md#derived-summary). */
 final class WeaveSummary {
 
     /** The facts of one call the derived keys come from. */

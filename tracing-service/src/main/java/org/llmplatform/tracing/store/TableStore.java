@@ -127,7 +127,7 @@ public class TableStore {
 
     /**
      * Rows of a table with their 0-based position, filtered to {@code rowDigests} when given; sorted
-     * by each key's existence first, then as a number, then as text (spec section 5.3), then by position.
+     * by each key's existence first, then as a number, then as text (docs/tracing-service.md#sorting-by-json-values), then by position.
      */
     public static SqlStatement rowsQuery(String projectId, String tableDigest, List<String> rowDigests, List<RowSort> sortBy,
             Long limit, Long offset) {

@@ -13,7 +13,7 @@ import org.llmplatform.tracing.store.query.SqlParams;
 import org.llmplatform.tracing.store.query.SqlStatement;
 
 /**
- * Threads (spec section 14): the turn calls (visible, {@code id = turn_id}, with a thread) grouped by
+ * Threads (docs/tracing-service.md#threads): the turn calls (visible, {@code id = turn_id}, with a thread) grouped by
  * thread and aggregated in PostgreSQL, exact quantiles by linear interpolation.
  */
 @ApplicationScoped

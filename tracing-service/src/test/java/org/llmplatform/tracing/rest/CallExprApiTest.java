@@ -12,7 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 
-/** The query language of spec section 5 against real rows: operators, typing rules, computed fields, sorting. */
+/** The query language (docs/tracing-service.md#query-language) against real rows: operators, typing rules, computed fields, sorting. */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
 class CallExprApiTest {

@@ -14,7 +14,7 @@ import org.llmplatform.testing.PlatformTestResources;
 
 /**
  * Filters and sorts of calls queries look through the object refs at {@code expand_columns} paths
- * (spec section 4.8), on stream_query, the hidden query and query_stats, whether or not the answer
+ * (docs/tracing-service.md#calls-query), on stream_query, the hidden query and query_stats, whether or not the answer
  * shows the values expanded.
  */
 @QuarkusTest

@@ -27,7 +27,7 @@ import org.llmplatform.testing.PlatformTestResources;
 
 /**
  * The Weave TypeScript SDK ({@code npm weave} 0.11.1, unmodified, Node 20) against the running service
- * (spec section 18), by {@code src/test/node/weave-check.mjs}; what the SDK wrote is then read again
+ * (docs/tracing-service.md#the-typescript-sdk), by {@code src/test/node/weave-check.mjs}; what the SDK wrote is then read again
  * through the REST API. Needs {@code npm ci --prefix src/test/node} first; skipped where Node or that
  * install is missing.
  */

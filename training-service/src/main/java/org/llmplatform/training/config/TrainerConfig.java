@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The embedded pure-Java trainer (spec §5.3): a consumer of {@code training.jobs.requested} for jobs of its
+ * The embedded pure-Java trainer (docs/training-service.md#embedded-trainer): a consumer of {@code training.jobs.requested} for jobs of its
  * base model. Turn it off ({@code training.trainer.enabled=false}) where GPU workers serve the topic.
  */
 @ConfigMapping(prefix = "training.trainer")

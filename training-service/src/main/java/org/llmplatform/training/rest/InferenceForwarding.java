@@ -13,7 +13,7 @@ import org.llmplatform.support.forward.HttpForwarder;
 import org.llmplatform.training.config.TrainingConfig;
 
 /**
- * ART samples through the base URL it trains with ({@code base_url=<training host>/v1}, training spec §1.2), so
+ * ART samples through the base URL it trains with ({@code base_url=<training host>/v1}, docs/training-service.md#one-base-url), so
  * this service answers {@code /v1/chat/completions} and {@code /v1/models} by forwarding them to the
  * inference-gateway as they came: the gateway alone implements the chat API and decides authentication,
  * validation, project attribution ({@code Compat-Project}) and limits, so every answer, error or stream, is the

@@ -137,7 +137,7 @@ public class CheckpointService {
                 .map(deleted -> new CheckpointDeletion(deleted.size(), steps.stream().filter(step -> !deleted.contains(step)).toList()));
     }
 
-    /** Computes the split's metrics (spec §2.2) and adds them to the model's current checkpoint. */
+    /** Computes the split's metrics (docs/training-service.md#trajectory-metrics) and adds them to the model's current checkpoint. */
     public Uni<LoggedMetrics> log(String modelId, LogRequest request) {
         checkLogRequest(request);
         Map<String, Double> metrics = TrajectoryMetrics.compute(request.split(), request.trajectoryGroups());

@@ -32,7 +32,7 @@ import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.TrainerClaimStore;
 
 /**
- * The embedded trainer's side of the job protocol (spec §5.2, §5.3): takes a requested job of its base model
+ * The embedded trainer's side of the job protocol (docs/training-service.md#job-protocol): takes a requested job of its base model
  * once (claimed by job id; a job that already ended or that this service does not know is skipped), loads the
  * trajectories by their claim check and the parent adapter by its artifact URI, trains on a trainer thread
  * with heartbeats, stores checkpoint {@code parent_step + 1}, announces it on {@code training.checkpoints} and

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
- * Every key ART's {@code ExperimentalTrainingConfig} has had (spec §1.3), all optional and nullable:
+ * Every key ART's {@code ExperimentalTrainingConfig} has had (docs/training-service.md#experimental-training-config), all optional and nullable:
  * ART sends explicit nulls for the keys it leaves unset. {@link TrainingConfigResolver} fills in ART's defaults.
  */
 @RegisterForReflection

@@ -8,7 +8,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.model.events.TrainingJobConfig;
 
 /**
- * ART's defaults for what the caller left unset (spec §3.4, §3.5): learning rate 5e-6, the CISPO loss
+ * ART's defaults for what the caller left unset (docs/training-service.md#training-defaults): learning rate 5e-6, the CISPO loss
  * with ε = 1.0 and ε_high = 4.0 (PPO, chosen by {@code ppo: true} or {@code loss_fn: "ppo"}, uses
  * ε = 0.2 and ε_high = ε), token-level importance sampling, rewards scaled by the group's standard
  * deviation ({@code normalize_advantages: false} turns that off too), no KL penalty, logprobs computed

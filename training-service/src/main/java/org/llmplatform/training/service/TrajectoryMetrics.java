@@ -8,7 +8,7 @@ import org.llmplatform.training.service.trajectory.Trajectory;
 import org.llmplatform.training.service.trajectory.TrajectoryGroup;
 
 /**
- * ART's per-split "log trajectories and calculate metrics" (spec §2.2), every key prefixed {@code split/}:
+ * ART's per-split "log trajectories and calculate metrics" (docs/training-service.md#trajectory-metrics), every key prefixed {@code split/}:
  * the mean reward, the mean of every trajectory metric (booleans as 0/1), {@code group_metric_<key>}
  * means over groups with trajectories, {@code reward_std_dev} as the mean population standard deviation
  * of rewards over groups of two or more, {@code exception_rate}, and the {@code data/step_*} counts.

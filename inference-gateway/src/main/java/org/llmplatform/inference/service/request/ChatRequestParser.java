@@ -219,7 +219,7 @@ public final class ChatRequestParser {
         return type;
     }
 
-    /** Our schema allows only {@code "none"} (stricter than vLLM, see the spec §1.1). */
+    /** Our schema allows only {@code "none"} (stricter than vLLM, see docs/inference-gateway.md#request-schema). */
     private static void toolChoice(BodyReader in, ObjectNode body) {
         JsonNode choice = present(body, "tool_choice");
         if (choice != null && !(choice.isTextual() && "none".equals(choice.textValue()))) {

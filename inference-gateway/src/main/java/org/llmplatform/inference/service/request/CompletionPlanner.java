@@ -17,7 +17,7 @@ import org.llmplatform.llama.ChatMessage;
 import org.llmplatform.llama.SamplingParams;
 
 /**
- * vLLM's serving-level checks (§1.4 of the spec, all 400 with vLLM's messages, 404 for an unknown
+ * vLLM's serving-level checks (docs/inference-gateway.md#serving-checks, all 400 with vLLM's messages, 404 for an unknown
  * model) and the mapping of a valid request onto the engine's sampling parameters.
  */
 @ApplicationScoped

@@ -32,7 +32,7 @@ import org.llmplatform.tracing.store.query.RowsQuerySql;
 import org.llmplatform.tracing.store.query.SortKey;
 import org.llmplatform.tracing.store.query.SqlParams;
 
-/** Project LLM prices (spec section 12.2): create, query and purge; the caller is the creator. */
+/** Project LLM prices (docs/tracing-service.md#costs): create, query and purge; the caller is the creator. */
 @ApplicationScoped
 public class CostService {
 

@@ -8,7 +8,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 
-/** The content digests of spec section 7.1: objects, rows, files (43 characters) and tables (64 hex). */
+/** The content digests of docs/tracing-service.md#digests: objects, rows, files (43 characters) and tables (64 hex). */
 public final class Digests {
 
     public static String bytesDigest(byte[] bytes) {

@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.llmplatform.support.error.ApiException;
 
-/** The payload and ref rules of the reserved feedback types (spec section 12.1); returns the payload to store. */
+/** The payload and ref rules of the reserved feedback types (docs/tracing-service.md#feedback); returns the payload to store. */
 final class FeedbackRules {
 
     static final String REACTION = "wandb.reaction.1";

@@ -33,7 +33,7 @@ import org.llmplatform.tracing.store.query.RowsQuerySql;
 import org.llmplatform.tracing.store.query.SqlParams;
 import org.llmplatform.tracing.store.query.SortKey;
 
-/** Creating, querying, purging and replacing feedback (spec section 12.1); the caller is always the owner. */
+/** Creating, querying, purging and replacing feedback (docs/tracing-service.md#feedback); the caller is always the owner. */
 @ApplicationScoped
 public class FeedbackService {
 

@@ -19,7 +19,7 @@ import org.llmplatform.tracing.store.file.FileRow;
 import org.llmplatform.tracing.store.file.FileStore;
 
 /**
- * Files of a project (spec section 10): the bytes go to the blob store once per content, the project
+ * Files of a project (docs/tracing-service.md#files): the bytes go to the blob store once per content, the project
  * keeps a row per Weave digest, so re-uploading the same bytes is idempotent and answers the same digest.
  */
 @ApplicationScoped

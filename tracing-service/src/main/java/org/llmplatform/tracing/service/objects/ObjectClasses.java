@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Set;
 import org.llmplatform.support.error.ApiException;
 
-/** The kind and the base/leaf class of a published value (spec sections 7.2 and 7.4). */
+/** The kind and the base/leaf class of a published value (docs/tracing-service.md#object-kinds-and-classes). */
 final class ObjectClasses {
 
     /** The classes of the reference's built-in registry that {@code builtin_object_class} may name. */

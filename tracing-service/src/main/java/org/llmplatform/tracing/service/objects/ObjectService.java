@@ -26,7 +26,7 @@ import org.llmplatform.tracing.store.objects.ObjectQuery;
 import org.llmplatform.tracing.store.objects.ObjectStore;
 import org.llmplatform.tracing.store.objects.ObjectVersion;
 
-/** Publishing, reading, querying and soft-deleting object versions (spec section 7). */
+/** Publishing, reading, querying and soft-deleting object versions (docs/tracing-service.md#objects). */
 @ApplicationScoped
 public class ObjectService {
 

@@ -19,7 +19,7 @@ import org.llmplatform.tracing.store.CallStartRow;
 import org.llmplatform.tracing.store.CallStore;
 
 /**
- * OTLP trace export (spec section 13): every acceptable span becomes a complete call, written as a
+ * OTLP trace export (docs/tracing-service.md#opentelemetry-ingest): every acceptable span becomes a complete call, written as a
  * start and an end part in one transaction; spans that cannot become calls are counted in
  * {@code partial_success} and the rest are still kept. Writing a span again changes nothing (its
  * span id is the call id, and parts only fill what is still empty).

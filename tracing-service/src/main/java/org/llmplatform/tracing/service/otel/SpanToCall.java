@@ -29,7 +29,7 @@ import org.llmplatform.tracing.store.CallEndRow;
 import org.llmplatform.tracing.store.CallStartRow;
 
 /**
- * One span as one call (spec section 13.2, the reference's {@code Span.to_call}): ids and times from the
+ * One span as one call (docs/tracing-service.md#span-to-call, the reference's {@code Span.to_call}): ids and times from the
  * span, inputs, output, usage and the well-known attributes from the GenAI, OpenInference, Vercel AI,
  * MLflow, Traceloop and W&B conventions, the whole span kept as {@code otel_dump}.
  */

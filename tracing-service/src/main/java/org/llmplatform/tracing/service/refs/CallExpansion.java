@@ -18,7 +18,7 @@ import org.llmplatform.tracing.service.refs.RefResolver.Root;
 import org.llmplatform.tracing.store.query.CallFields;
 
 /**
- * {@code expand_columns} of calls queries (spec section 4.8): shallowest column first, an object or op
+ * {@code expand_columns} of calls queries (docs/tracing-service.md#calls-query): shallowest column first, an object or op
  * ref at that dotted path of a call is replaced by the value it names, which gets {@code _ref} (the
  * ref) when it is an object without one. Refs to tables or calls, to other projects, or to versions
  * that are missing or deleted stay as they are. Calls are expanded in batches of {@link #BATCH}.

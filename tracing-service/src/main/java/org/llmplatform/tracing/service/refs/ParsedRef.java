@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A ref string parsed by the grammar of spec section 8.1:
+ * A ref string parsed by the grammar of docs/tracing-service.md#ref-grammar:
  * {@code weave:///<entity>/<project>/(object|op)/<name>:<version>[/<edge>/<value>]*},
  * {@code .../table/<digest>[/id/<row>]}, {@code .../call/<id>}. Extra values are percent-decoded.
  */

@@ -22,7 +22,7 @@ import org.llmplatform.tracing.store.objects.ObjectStore;
 import org.llmplatform.tracing.store.objects.ObjectVersion;
 
 /**
- * Resolves object and op refs (spec section 8.2): the root version by name and digest, then the extra
+ * Resolves object and op refs (docs/tracing-service.md#ref-resolution): the root version by name and digest, then the extra
  * path, following object and table refs met on the way within the same project. Values inside the
  * result keep their ref strings.
  */

@@ -28,7 +28,7 @@ import org.llmplatform.tracing.store.TableStore;
 import org.llmplatform.tracing.store.TableStore.RowSort;
 import org.llmplatform.tracing.store.TableStore.TableStats;
 
-/** Immutable, content-addressed tables (spec section 9): create, update, query and stats. */
+/** Immutable, content-addressed tables (docs/tracing-service.md#tables): create, update, query and stats. */
 @ApplicationScoped
 public class TableService {
 

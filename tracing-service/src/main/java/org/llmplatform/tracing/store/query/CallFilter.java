@@ -2,7 +2,7 @@ package org.llmplatform.tracing.store.query;
 
 import java.util.List;
 
-/** {@code CallsFilter} (spec section 6.1): every member optional, null and empty both mean "any". */
+/** {@code CallsFilter} (docs/tracing-service.md#calls-filter): every member optional, null and empty both mean "any". */
 public record CallFilter(
         List<String> opNames,
         List<String> inputRefs,

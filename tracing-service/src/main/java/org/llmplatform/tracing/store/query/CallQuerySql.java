@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Builds the SQL of a calls query (spec sections 4.8, 4.9, 5, 6): project, visibility (has a start,
+ * Builds the SQL of a calls query (docs/tracing-service.md#calls-query): project, visibility (has a start,
  * not deleted), the filter, the {@code $expr}, then the order with its id tie-break, offset and limit.
  * Everything filters and sorts in PostgreSQL.
  */
@@ -148,7 +148,7 @@ public final class CallQuerySql {
 
     /**
      * The default is started_at, id ascending; an empty list orders by id only. Without an id key,
-     * id breaks ties in the direction of a last started_at key, else ascending (spec section 20.13).
+     * id breaks ties in the direction of a last started_at key, else ascending (docs/tracing-service.md#calls-query).
      */
     private List<String> orderBy() {
         List<SortKey> sortBy = query.sortBy();

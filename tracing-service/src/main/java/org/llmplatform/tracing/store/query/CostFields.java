@@ -6,7 +6,7 @@ import java.util.Set;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.store.query.SqlValue.Column;
 
-/** The fields of {@code tracing.llm_token_prices p} as {@code /cost/query} names them (spec section 5.4). */
+/** The fields of {@code tracing.llm_token_prices p} as {@code /cost/query} names them (docs/tracing-service.md#feedback-and-cost-fields). */
 public final class CostFields implements RowTable {
 
     public static final CostFields INSTANCE = new CostFields();

@@ -3,7 +3,7 @@ package org.llmplatform.tracing.store.query;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
-/** The query language's tree (spec section 5): operands, and operations that are boolean operands. */
+/** The query language's tree (docs/tracing-service.md#query-language): operands, and operations that are boolean operands. */
 public sealed interface Expr {
 
     record Literal(JsonNode value) implements Expr {

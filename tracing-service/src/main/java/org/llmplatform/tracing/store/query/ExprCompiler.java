@@ -22,7 +22,7 @@ import org.llmplatform.tracing.store.query.SqlValue.Constant;
 import org.llmplatform.tracing.store.query.SqlValue.JsonPath;
 
 /**
- * Compiles a query to a SQL condition. Types follow spec section 5.1: a JSON path takes the type of
+ * Compiles a query to a SQL condition. Types follow docs/tracing-service.md#query-typing: a JSON path takes the type of
  * the literal it meets (int, double, bool or text), {@code $convert} casts parse-or-null, and every
  * comparison with an unknown side is false rather than SQL's NULL, so {@code $not} negates what a
  * reader sees.

@@ -7,7 +7,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.store.query.SqlValue.Column;
 import org.llmplatform.tracing.store.query.SqlValue.JsonPath;
 
-/** The fields of {@code tracing.feedback f} (spec section 5.4): columns, and JSON paths below {@code payload}. */
+/** The fields of {@code tracing.feedback f} (docs/tracing-service.md#feedback-and-cost-fields): columns, and JSON paths below {@code payload}. */
 public final class FeedbackFields implements RowTable {
 
     public static final FeedbackFields INSTANCE = new FeedbackFields();

@@ -6,7 +6,7 @@ import org.llmplatform.tracing.store.query.Expr.Operation;
 
 /**
  * Queries whose rows are JSON objects holding exactly the requested fields, or
- * {@code {"count(*)": n}} when that is what was asked (feedback and cost queries, spec section 5.4).
+ * {@code {"count(*)": n}} when that is what was asked (feedback and cost queries, docs/tracing-service.md#feedback-and-cost-fields).
  * Filtering, sorting and paging happen in SQL.
  */
 public final class RowsQuerySql {

@@ -5,7 +5,7 @@ import org.llmplatform.tracing.store.query.SqlValue.Column;
 import org.llmplatform.tracing.store.query.SqlValue.JsonPath;
 
 /**
- * ORDER BY terms for one sort key (spec section 5.3): plain columns sort natively with nulls last
+ * ORDER BY terms for one sort key (docs/tracing-service.md#sorting-by-json-values): plain columns sort natively with nulls last
  * (text by bytes, as ClickHouse compares it); JSON values by presence first (whatever the
  * direction), then as a number, then as text.
  */

@@ -11,7 +11,7 @@ public sealed interface SqlValue {
 
     /**
      * A value inside a JSON document, read as ClickHouse's JSON_VALUE reads it (scalar text, '' when
-     * missing); its type comes from what it is compared with (spec section 5.1).
+     * missing); its type comes from what it is compared with (docs/tracing-service.md#query-typing).
      */
     record JsonPath(String documentSql, String pathSql) implements SqlValue {
         String text() {

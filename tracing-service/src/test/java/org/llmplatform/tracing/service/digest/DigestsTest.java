@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Every test vector of spec section 7.1, plus Python's float and escape formatting. */
+/** Every test vector of docs/tracing-service.md#digests, plus Python's float and escape formatting. */
 class DigestsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

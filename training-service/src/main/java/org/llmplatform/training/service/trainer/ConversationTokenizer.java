@@ -11,7 +11,7 @@ import org.llmplatform.training.service.trajectory.ConversationItem;
 import org.llmplatform.training.service.trajectory.TokenLogprob;
 
 /**
- * Turns a conversation into tokens and an assistant mask (spec §3.2, §5.3) with the engine's chat template:
+ * Turns a conversation into tokens and an assistant mask (docs/training-service.md#tokenization) with the engine's chat template:
  * the messages before the first trainable turn are encoded exactly as the gateway encoded the prompt it
  * sampled from ({@link LlamaEngine#encodeChat}); each sampled Choice contributes its own token ids (from the
  * {@code token_id:N} logprob entries, else vLLM's {@code token_ids}, else its content re-encoded) with the

@@ -6,7 +6,7 @@ import org.llmplatform.training.service.trajectory.Trajectory;
 import org.llmplatform.training.service.trajectory.TrajectoryGroup;
 
 /**
- * GRPO advantages per group (spec §3.1): reward minus the group's mean, divided by (population std + 1e-6)
+ * GRPO advantages per group (docs/training-service.md#advantages): reward minus the group's mean, divided by (population std + 1e-6)
  * when rewards are scaled; trajectories whose advantage is exactly 0 are dropped, so a group whose rewards are
  * all equal contributes nothing. Exceptions are not trajectories and do not enter.
  */

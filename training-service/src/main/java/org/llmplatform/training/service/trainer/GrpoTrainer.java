@@ -23,7 +23,7 @@ import org.llmplatform.training.service.trajectory.History;
 import org.llmplatform.training.service.trajectory.TrajectoryGroup;
 
 /**
- * One GRPO step on the llama2.c model (spec §3, §5.3): advantages per group, tokenisation with assistant masks,
+ * One GRPO step on the llama2.c model (docs/training-service.md#grpo-step, docs/training-service.md#embedded-trainer): advantages per group, tokenisation with assistant masks,
  * one row per trainable group (its sequences run separately, which equals a packed row with block attention),
  * the CISPO/PPO loss, the hand-written backward pass into the LoRA matrices, and one AdamW step per row.
  * Deterministic: rows are shuffled with a seeded source and every sum runs in a fixed order (sequences of a row
@@ -253,7 +253,7 @@ public final class GrpoTrainer {
         return rows;
     }
 
-    /** Weights to mean 1 over the row's trainable tokens; then the optional advantage balance (§3.1, last point). */
+    /** Weights to mean 1 over the row's trainable tokens; then the optional advantage balance (docs/training-service.md#advantages, last point). */
     private static void normalise(List<RowSequence> row, double balance) {
         double weightSum = 0;
         int count = 0;

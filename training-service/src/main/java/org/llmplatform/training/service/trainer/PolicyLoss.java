@@ -3,7 +3,7 @@ package org.llmplatform.training.service.trainer;
 import org.llmplatform.model.events.TrainingJobConfig;
 
 /**
- * The per-token RL objective of spec §3.4 and its derivative with respect to each token's new logprob.
+ * The per-token RL objective of docs/training-service.md#loss and its derivative with respect to each token's new logprob.
  * CISPO: −clip(sg(ratio), 1−ε, 1+ε_high)·A·logp; PPO: −min(ratio·A, clip(ratio, 1−ε, 1+ε_high)·A). The ratio is
  * exp(new − old) at the token, sequence (exp of the mean log-ratio), average or geometric-average level; an
  * unknown old logprob counts as the new one (ratio 1). Options: a cap on the ratio of negative-advantage tokens,

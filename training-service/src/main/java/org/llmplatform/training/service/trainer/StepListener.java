@@ -2,7 +2,7 @@ package org.llmplatform.training.service.trainer;
 
 import java.util.Map;
 
-/** Hears a job's progress as it trains, to report it (spec §5.2 events). */
+/** Hears a job's progress as it trains, to report it (docs/training-service.md#job-protocol events). */
 public interface StepListener {
 
     void started(int numSequences);
