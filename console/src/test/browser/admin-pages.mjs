@@ -57,7 +57,7 @@ try {
   // API keys: a new key is shown once, copied, works, then is revoked and stops working.
   await sections.getByRole('link', { name: 'API keys' }).click();
   await page.getByLabel('Key name').fill('ci-runner');
-  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByLabel('Key name').press('Enter');
   const shown = page.getByLabel('API key “ci-runner”');
   await shown.waitFor();
   const newKey = await shown.inputValue();
@@ -129,6 +129,8 @@ try {
   await tabs.getByRole('link', { name: 'Automations' }).click();
   await page.getByRole('link', { name: 'New automation' }).click();
   await page.getByLabel('Automation name').fill('new checkpoint');
+  await page.getByLabel('Scope').selectOption({ label: 'Every project of the team' });
+  await page.getByLabel(`Project (of ${team})`).waitFor({ state: 'hidden' });
   await page.getByLabel('Scope').selectOption({ label: 'A project or registry' });
   await page.getByLabel(`Project (of ${team})`).fill(project);
   await page.getByLabel('Event', { exact: true }).selectOption('ADD_ARTIFACT_ALIAS');
@@ -137,7 +139,8 @@ try {
   const template = page.getByLabel('Payload template');
   await template.fill('{"checkpoint": "');
   const variables = page.getByRole('group', { name: 'Variables' });
-  await variables.getByRole('button', { name: /^Insert \$\{artifact_version_string\}/ }).click();
+  // By keyboard: the variable's button takes the focus, Enter inserts it at the cursor.
+  await variables.getByRole('button', { name: /^Insert \$\{artifact_version_string\}/ }).press('Enter');
   await template.press('End');
   await template.pressSequentially('", "by": "');
   await variables.getByRole('button', { name: /^Insert \$\{event_author\}/ }).click();
