@@ -3,14 +3,21 @@
 import { h, replace, state } from './shared/dom.js';
 import { currentRoute, href, projectPath } from './shared/router.js';
 import { session } from './shared/session.js';
+import { whoAmI } from './shared/identity.js';
 import { renderSignIn } from './signin/signin-page.js';
 import { renderProjects } from './projects/projects-page.js';
 import { renderCalls } from './calls/calls-page.js';
 import { renderTrace } from './trace/trace-page.js';
 import { renderThreads, renderThread } from './threads/threads-page.js';
 import { renderObjects, renderObject, renderTable } from './objects/objects-page.js';
+import { renderAutomationsHome, renderAutomationList, renderNewAutomation, renderAutomation } from './automations/automations-page.js';
+import { renderWebhooks, renderWebhook } from './automations/webhooks-page.js';
+import { renderSecrets } from './automations/secrets-page.js';
+import { renderKeys } from './keys/keys-page.js';
+import { renderTeams, renderTeam } from './teams/teams-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
+const AUTOMATIONS = '/automations/([^/]+)';
 const ROUTES = [
   [/^\/?$/, renderProjects, () => []],
   [new RegExp(`^${PROJECT}/?(?:calls)?$`), renderCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls')],
@@ -20,9 +27,30 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/objects$`), renderObjects, ([entity, project]) => projectCrumbs(entity, project, 'Objects')],
   [new RegExp(`^${PROJECT}/objects/([^/]+)$`), renderObject, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Object')],
   [new RegExp(`^${PROJECT}/tables/([^/]+)$`), renderTable, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Table')],
+  [/^\/automations$/, renderAutomationsHome, () => sectionCrumbs('Automations')],
+  [new RegExp(`^${AUTOMATIONS}$`), renderAutomationList, ([entity]) => sectionCrumbs('Automations', entity)],
+  [new RegExp(`^${AUTOMATIONS}/new$`), renderNewAutomation, ([entity]) => sectionCrumbs('Automations', entity, 'New automation')],
+  [new RegExp(`^${AUTOMATIONS}/automation/([^/]+)$`), renderAutomation, ([entity]) => sectionCrumbs('Automations', entity, 'Automation')],
+  [new RegExp(`^${AUTOMATIONS}/webhooks$`), renderWebhooks, ([entity]) => sectionCrumbs('Automations', entity, 'Webhooks')],
+  [new RegExp(`^${AUTOMATIONS}/webhooks/([^/]+)$`), renderWebhook, ([entity]) => sectionCrumbs('Automations', entity, 'Webhook')],
+  [new RegExp(`^${AUTOMATIONS}/secrets$`), renderSecrets, ([entity]) => sectionCrumbs('Automations', entity, 'Secrets')],
+  [/^\/keys$/, renderKeys, () => sectionCrumbs('API keys')],
+  [/^\/teams$/, renderTeams, () => sectionCrumbs('Teams')],
+  [/^\/teams\/([^/]+)$/, renderTeam, ([team]) => sectionCrumbs('Teams', team)],
 ];
 
 const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects' };
+const SECTIONS = { Automations: '/automations', 'API keys': '/keys', Teams: '/teams' };
+
+/** Automations › entity › leaf, Teams › team: the section links to its first view, the entity to its own. */
+function sectionCrumbs(section, entity, leaf) {
+  const sectionPath = SECTIONS[section];
+  return [
+    h('a', { href: `#${sectionPath}` }, section),
+    entity && h('a', { href: `#${sectionPath}/${encodeURIComponent(entity)}` }, entity),
+    leaf && h('span', { class: 'leaf' }, leaf),
+  ];
+}
 
 function projectCrumbs(entity, project, tab, leaf) {
   return [
@@ -44,11 +72,15 @@ async function render() {
   const isCurrent = () => rendering === renderCount;
   if (!session.key()) {
     signOut.hidden = true;
+    document.getElementById('sections').hidden = true;
+    document.getElementById('who').textContent = '';
     replace(breadcrumbs);
     renderSignIn(view, render);
     return;
   }
   signOut.hidden = false;
+  document.getElementById('sections').hidden = false;
+  whoAmI().then((me) => { document.getElementById('who').textContent = me.name; }, () => {});
   const { path, params } = currentRoute();
   for (const [pattern, page, crumbs] of ROUTES) {
     const match = pattern.exec(path);

@@ -10,6 +10,12 @@ import java.util.Optional;
 @ConfigMapping(prefix = "automation")
 public interface AutomationConfig {
 
+    /**
+     * The console's origin ({@code PLATFORM_CONSOLE_URL}, e.g. {@code http://localhost:8000}): the admin page
+     * moved into the console, and {@code /admin} redirects there. Without it {@code /admin} answers 404.
+     */
+    Optional<String> consoleUrl();
+
     Secrets secrets();
 
     Delivery delivery();

@@ -9,12 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-async function send(path, body) {
+async function send(path, body, method = body === undefined ? 'GET' : 'POST') {
   const headers = { Authorization: `Bearer ${session.key()}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
-    response = await fetch(path, { method: body === undefined ? 'GET' : 'POST', headers,
+    response = await fetch(path, { method, headers,
       body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
     throw new ApiError(0, `The console could not be reached (${error.message}).`);
@@ -24,7 +24,9 @@ async function send(path, body) {
     let message = text || response.statusText;
     try {
       const parsed = JSON.parse(text);
-      message = parsed.reason ?? parsed.error?.message ?? (typeof parsed.detail === 'string' ? parsed.detail : JSON.stringify(parsed.detail ?? parsed));
+      message = parsed.reason ?? parsed.error?.message ?? (typeof parsed.detail === 'string' ? parsed.detail
+        : Array.isArray(parsed.detail) ? parsed.detail.map((issue) => `${(issue.loc ?? []).join('.')}: ${issue.msg}`).join('; ')
+          : JSON.stringify(parsed.detail ?? parsed));
     } catch (notJson) { /* the raw text is the message */ }
     if (response.status === 401) {
       window.dispatchEvent(new CustomEvent('console:unauthorized'));
@@ -34,9 +36,17 @@ async function send(path, body) {
   return response;
 }
 
+/** The body as JSON; null for an empty one (201 or 202 without a body, 204). */
+async function json(response) {
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
 export const api = {
   get: async (path) => (await send(path)).json(),
-  post: async (path, body) => (await send(path, body)).json(),
+  post: async (path, body) => json(await send(path, body, 'POST')),
+  put: async (path, body) => json(await send(path, body, 'PUT')),
+  delete: async (path) => json(await send(path, undefined, 'DELETE')),
   /** A JSON Lines endpoint's objects. */
   lines: async (path, body) => (await (await send(path, body)).text()).split('\n').filter((line) => line.trim())
     .map((line) => JSON.parse(line)),

@@ -109,6 +109,27 @@ public class IdentityStore {
                 });
     }
 
+    /** Every team, by name. */
+    public Uni<List<Team>> listTeams() {
+        return pool.query("SELECT name, created_at FROM identity.teams ORDER BY name").execute().map(IdentityStore::teams);
+    }
+
+    /** The teams the user belongs to, by name. */
+    public Uni<List<Team>> listTeamsOf(String user) {
+        return pool.preparedQuery("""
+                SELECT t.name, t.created_at FROM identity.teams t
+                JOIN identity.memberships m ON m.team_name = t.name
+                WHERE m.user_name = $1 ORDER BY t.name""")
+                .execute(Tuple.of(user))
+                .map(IdentityStore::teams);
+    }
+
+    private static List<Team> teams(RowSet<Row> rows) {
+        List<Team> teams = new ArrayList<>();
+        rows.forEach(row -> teams.add(new Team(row.getString("name"), row.getOffsetDateTime("created_at"))));
+        return teams;
+    }
+
     public Uni<ApiKeyInfo> insertApiKey(String id, String user, String name, String keyHash, String hint) {
         return pool.preparedQuery("""
                 INSERT INTO identity.api_keys (id, user_name, name, key_hash, hint) VALUES ($1, $2, $3, $4, $5)

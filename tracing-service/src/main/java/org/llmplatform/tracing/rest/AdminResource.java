@@ -38,6 +38,18 @@ public class AdminResource {
         return admin.createUser(user).map(AdminResource::created);
     }
 
+    @GET
+    @Path("me")
+    public Uni<AdminService.Caller> whoAmI() {
+        return Uni.createFrom().item(admin.whoAmI());
+    }
+
+    @GET
+    @Path("teams")
+    public Uni<List<AdminService.ListedTeam>> listTeams() {
+        return admin.listTeams();
+    }
+
     @POST
     @Path("teams")
     public Uni<Response> createTeam(NewTeam team) {

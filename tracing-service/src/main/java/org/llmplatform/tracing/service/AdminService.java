@@ -1,9 +1,11 @@
 package org.llmplatform.tracing.service;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -45,6 +47,24 @@ public class AdminService {
             @JsonProperty("created_at") OffsetDateTime createdAt) {
     }
 
+    /**
+     * The caller as the console shows it: who, whether an administrator, the key in use, and the teams with the
+     * caller's role. {@code hasApiKeys} is false for the bootstrap administrator, which has no user and no keys.
+     */
+    @RegisterForReflection
+    public record Caller(String name, boolean admin, @JsonProperty("api_key_id") String apiKeyId,
+            @JsonProperty("has_api_keys") boolean hasApiKeys, List<TeamRoleOf> teams) {
+    }
+
+    @RegisterForReflection
+    public record TeamRoleOf(String name, TeamRole role) {
+    }
+
+    /** A team as listed: {@code role} is the caller's there, null for an administrator who is no member. */
+    @RegisterForReflection
+    public record ListedTeam(String name, @JsonProperty("created_at") OffsetDateTime createdAt, TeamRole role) {
+    }
+
     private final IdentityStore store;
     private final CurrentPrincipal caller;
     private final ApiKeyAuthenticator authenticator;
@@ -76,6 +96,22 @@ public class AdminService {
                 .call(created -> creator.userName().equals(Principal.BOOTSTRAP_ADMIN)
                         ? Uni.createFrom().voidItem()
                         : store.putMembership(name, creator.userName(), TeamRole.ADMIN).invoke(authenticator::forgetAll));
+    }
+
+    public Caller whoAmI() {
+        Principal principal = caller.get();
+        return new Caller(principal.userName(), principal.admin(), principal.apiKeyId(),
+                !principal.userName().equals(Principal.BOOTSTRAP_ADMIN), principal.teams().entrySet().stream()
+                .map(team -> new TeamRoleOf(team.getKey(), team.getValue()))
+                .sorted(Comparator.comparing(TeamRoleOf::name)).toList());
+    }
+
+    /** Administrators see every team, anyone else the teams they belong to. */
+    public Uni<List<ListedTeam>> listTeams() {
+        Principal principal = caller.get();
+        return (principal.admin() ? store.listTeams() : store.listTeamsOf(principal.userName()))
+                .map(teams -> teams.stream()
+                        .map(team -> new ListedTeam(team.name(), team.createdAt(), principal.teams().get(team.name()))).toList());
     }
 
     public Uni<List<Membership>> listMembers(String team) {

@@ -118,6 +118,57 @@ class AdminApiTest {
                 .then().statusCode(200).body("[0].revoked_at", notNullValue());
     }
 
+    @Test
+    void aUserReadsWhoTheyAreWithTheirTeamsAndRoles() {
+        String user = TestIdentities.unique("me");
+        String other = TestIdentities.unique("other");
+        String key = TestIdentities.userWithKey(user);
+        String otherKey = TestIdentities.userWithKey(other);
+        String ownTeam = "b-" + TestIdentities.unique("team");
+        String joinedTeam = "a-" + TestIdentities.unique("team");
+        createTeamAs(key, ownTeam);
+        createTeamAs(otherKey, joinedTeam);
+        given().header("Authorization", "Bearer " + otherKey).contentType(ContentType.JSON).body(Map.of("role", "member"))
+                .put("/admin/teams/{team}/members/{user}", joinedTeam, user).then().statusCode(200);
+
+        given().header("Authorization", "Bearer " + key).get("/admin/me")
+                .then().statusCode(200)
+                .body("name", equalTo(user))
+                .body("admin", equalTo(false))
+                .body("has_api_keys", equalTo(true))
+                .body("api_key_id", notNullValue())
+                .body("teams.name", equalTo(List.of(joinedTeam, ownTeam)))
+                .body("teams.role", equalTo(List.of("member", "admin")));
+        given().header("Authorization", ADMIN).get("/admin/me")
+                .then().statusCode(200).body("admin", equalTo(true)).body("has_api_keys", equalTo(false));
+        given().get("/admin/me").then().statusCode(401);
+    }
+
+    @Test
+    void usersListTheirOwnTeamsAndAdministratorsEveryTeam() {
+        String user = TestIdentities.unique("lister");
+        String key = TestIdentities.userWithKey(user);
+        String mine = TestIdentities.unique("mine");
+        String notMine = TestIdentities.unique("theirs");
+        createTeamAs(key, mine);
+        createTeamAs(PlatformTestResources.ADMIN_KEY, notMine);
+
+        given().header("Authorization", "Bearer " + key).get("/admin/teams")
+                .then().statusCode(200)
+                .body("name", equalTo(List.of(mine)))
+                .body("[0].role", equalTo("admin"))
+                .body("[0].created_at", notNullValue());
+        given().header("Authorization", ADMIN).get("/admin/teams")
+                .then().statusCode(200)
+                .body("name", org.hamcrest.Matchers.hasItems(mine, notMine))
+                .body("find { it.name == '" + notMine + "' }.role", nullValue());
+    }
+
+    private static void createTeamAs(String key, String team) {
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("name", team))
+                .post("/admin/teams").then().statusCode(201);
+    }
+
     private static void createUser(String name) {
         given().header("Authorization", ADMIN).contentType(ContentType.JSON).body(Map.of("name", name))
                 .post("/admin/users")
