@@ -1,5 +1,5 @@
 // A JSON payload template with the variables it may use listed beside it; choosing one inserts it at the cursor.
-// The list is the automation-service's (automation spec §1.6): the event's variables, plus the chosen webhook's
+// The list is the automation-service's (docs/automation-service.md#payload-templates): the event's variables, plus the chosen webhook's
 // secrets (${ACCESS_TOKEN} and its signing secret by name). The service validates the template when it is saved.
 import { h, replace } from '../shared/dom.js';
 
