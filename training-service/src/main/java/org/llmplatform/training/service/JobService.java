@@ -86,6 +86,19 @@ public class JobService {
                         .replaceWith(job.get()));
     }
 
+    /** The model's jobs (oldest first, or newest first when descending), past job {@code after} when given. */
+    public Uni<Page<Job>> listForModel(String modelId, PageRequest page) {
+        return models.findAccessible(modelId)
+                .call(model -> page.after().isEmpty() ? Uni.createFrom().voidItem() : jobs.find(page.after().get()).invoke(found -> {
+                    if (found.filter(job -> job.modelId().equals(model.id())).isEmpty()) {
+                        throw ApiException.invalidField("value_error", List.of("query", "after"), "Value error, '" + page.after().get()
+                                + "' is not a training job of model '" + model.id() + "'", page.after().get().toString());
+                    }
+                }))
+                .chain(model -> jobs.listForModel(model.id(), page.after(), page.descending(), page.limit() + 1))
+                .map(fetched -> Page.of(fetched, page.limit()));
+    }
+
     /** The job's events after the one with id {@code after} (from the start when absent), at most {@code limit}, plus whether more follow. */
     public Uni<EventPage> events(String jobId, Optional<UUID> after, int limit) {
         return find(jobId).chain(job -> afterPosition(job, after)
