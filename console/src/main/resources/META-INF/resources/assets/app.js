@@ -9,6 +9,9 @@ import { renderCalls } from './calls/calls-page.js';
 import { renderTrace } from './trace/trace-page.js';
 import { renderThreads, renderThread } from './threads/threads-page.js';
 import { renderObjects, renderObject, renderTable } from './objects/objects-page.js';
+import { renderModels, renderModel } from './training/training-page.js';
+import { renderPlayground } from './playground/playground-page.js';
+import { renderUsage } from './usage/usage-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
 const ROUTES = [
@@ -20,9 +23,13 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/objects$`), renderObjects, ([entity, project]) => projectCrumbs(entity, project, 'Objects')],
   [new RegExp(`^${PROJECT}/objects/([^/]+)$`), renderObject, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Object')],
   [new RegExp(`^${PROJECT}/tables/([^/]+)$`), renderTable, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Table')],
+  [new RegExp(`^${PROJECT}/training$`), renderModels, ([entity, project]) => projectCrumbs(entity, project, 'Training')],
+  [new RegExp(`^${PROJECT}/training/([^/]+)$`), renderModel, ([entity, project]) => projectCrumbs(entity, project, 'Training', 'Model')],
+  [new RegExp(`^${PROJECT}/playground$`), renderPlayground, ([entity, project]) => projectCrumbs(entity, project, 'Playground')],
+  [new RegExp(`^${PROJECT}/usage$`), renderUsage, ([entity, project]) => projectCrumbs(entity, project, 'Usage')],
 ];
 
-const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects' };
+const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage' };
 
 function projectCrumbs(entity, project, tab, leaf) {
   return [

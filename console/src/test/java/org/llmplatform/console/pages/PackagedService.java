@@ -1,0 +1,125 @@
+package org.llmplatform.console.pages;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.llmplatform.testing.PlatformTestResources;
+
+/**
+ * A platform service from its packaged jar ({@code ../<module>/target/quarkus-app/quarkus-run.jar}, which the build
+ * makes before this module's tests) in its own JVM, on the test's PostgreSQL and Kafka with the bootstrap admin key;
+ * its log goes to a file that a failed start prints.
+ */
+final class PackagedService {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+    private final String module;
+    private final Process process;
+    private final Path log;
+    private final URI base;
+
+    private PackagedService(String module, Process process, Path log, URI base) {
+        this.module = module;
+        this.process = process;
+        this.log = log;
+        this.base = base;
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+
+    /**
+     * Starts {@code module} on {@code port} with the extra system properties and environment, and waits until
+     * {@code healthPath} answers 200.
+     */
+    static PackagedService start(String module, int port, List<String> systemProperties, Map<String, String> environment,
+            String healthPath) {
+        Path jar = Path.of("..", module, "target", "quarkus-app", "quarkus-run.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it first (mvn -pl console -am verify)");
+        }
+        try {
+            PlatformTestResources.Engines engines = PlatformTestResources.engines();
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m", "-Dquarkus.http.port=" + port, "-Dkafka.bootstrap.servers=" + engines.kafkaBootstrapServers(),
+                    "-Dplatform.auth.bootstrap-admin-key=" + PlatformTestResources.ADMIN_KEY));
+            engines.postgres().quarkusConfig().forEach((key, value) -> command.add("-D" + key + "=" + value));
+            command.addAll(systemProperties);
+            command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+            Path data = Files.createTempDirectory("console-test-" + module);
+            Path log = data.resolve(module + ".log");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().put("PLATFORM_DATA_DIR", data.toString());
+            builder.environment().putAll(environment);
+            PackagedService service = new PackagedService(module, builder.start(), log, URI.create("http://localhost:" + port));
+            service.awaitHealthy(healthPath);
+            return service;
+        } catch (IOException e) {
+            throw new IllegalStateException("the " + module + " did not start", e);
+        }
+    }
+
+    URI base() {
+        return base;
+    }
+
+    /** Polls the health path until it answers 200, the process dies or the time is up (its log says why). */
+    private void awaitHealthy(String healthPath) throws IOException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        Instant deadline = Instant.now().plus(START_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the " + module + " exited:\n" + Files.readString(log));
+            }
+            try {
+                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(base.resolve(healthPath)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("the " + module + " was not healthy within " + START_TIMEOUT + ":\n" + Files.readString(log));
+    }
+
+    void stop() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
