@@ -135,7 +135,10 @@ try {
   await shot(page, 'playground-trace');
   step('TRACE_FOUND');
 
-  // Usage arrives through inference.usage, so the page is asked again until it shows.
+  // Usage arrives through inference.usage, so the page is asked again until it shows; the checkpoint is priced for
+  // this project, the base model is not.
+  await callApi('/cost/create', { project_id: `${entity}/${project}`,
+    costs: { [inferenceName]: { prompt_token_cost: 0.001, completion_token_cost: 0.002 } } });
   await page.getByRole('link', { name: 'Usage', exact: true }).click();
   const usageRow = page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(modelName) }).first();
   for (let attempt = 0; ; attempt++) {
@@ -147,7 +150,10 @@ try {
       await page.getByRole('button', { name: 'Show' }).click();
     }
   }
+  await usageRow.getByRole('cell', { name: /^\$\d/ }).waitFor();
+  await page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(`^\\S+ ${baseModel} .*no price$`) }).waitFor();
   await page.getByRole('img', { name: 'Prompt tokens per day by model' }).waitFor();
+  await page.getByRole('img', { name: 'Cost (USD) per day by model' }).waitFor();
   await page.getByRole('img', { name: 'Completion tokens per day by model' }).waitFor();
   await shot(page, 'usage');
   step('USAGE_SEEN');

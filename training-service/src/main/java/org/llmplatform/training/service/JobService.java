@@ -24,6 +24,7 @@ import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.training.service.trajectory.TrajectoryGroup;
 import org.llmplatform.training.service.trajectory.TrajectoryValidation;
 import org.llmplatform.training.store.Job;
+import org.llmplatform.training.store.JobEvent;
 import org.llmplatform.training.store.JobEventStore;
 import org.llmplatform.training.store.JobStatus;
 import org.llmplatform.training.store.JobStore;
@@ -100,10 +101,10 @@ public class JobService {
     }
 
     /** The job's events after the one with id {@code after} (from the start when absent), at most {@code limit}, plus whether more follow. */
-    public Uni<EventPage> events(String jobId, Optional<UUID> after, int limit) {
+    public Uni<Page<JobEvent>> events(String jobId, Optional<UUID> after, int limit) {
         return find(jobId).chain(job -> afterPosition(job, after)
                 .chain(position -> events.list(job.id(), position, limit + 1))
-                .map(fetched -> fetched.size() > limit ? new EventPage(fetched.subList(0, limit), true) : new EventPage(fetched, false)));
+                .map(fetched -> Page.of(fetched, limit)));
     }
 
     /**
