@@ -69,7 +69,7 @@ export async function renderPlayground(view, [entity, project], params, isCurren
   const form = h('form', { class: 'card prompt', onsubmit: (event) => { event.preventDefault(); sendToAll(); } },
     h('div', { class: 'field' }, h('label', { for: 'playground-message' }, 'Message'), message),
     h('div', { class: 'field actions' }, send,
-      h('button', { type: 'button', class: 'secondary', onclick: () => { panes().forEach((pane) => pane.clear()); } }, 'Clear conversation')));
+      h('button', { type: 'button', class: 'secondary', onclick: () => panes.forEach((pane) => pane.clear()) }, 'Clear conversation')));
 
   replace(view, h('h1', {}, 'Playground'),
     h('form', { class: 'filters', onsubmit: (event) => event.preventDefault() },
@@ -78,14 +78,11 @@ export async function renderPlayground(view, [entity, project], params, isCurren
       settingFields),
     panesBox, form);
 
-  let current = [];
-  function panes() {
-    return current;
-  }
+  let panes = [];
   function renderPanes() {
-    current = [chosen.model, chosen.compare].filter(Boolean).map((model) => chatPane(model, projectId, entity, project));
-    panesBox.classList.toggle('compare', current.length > 1);
-    replace(panesBox, current.map((pane) => pane.element));
+    panes = [chosen.model, chosen.compare].filter(Boolean).map((model) => chatPane(model, projectId, entity, project));
+    panesBox.classList.toggle('compare', panes.length > 1);
+    replace(panesBox, panes.map((pane) => pane.element));
   }
   async function sendToAll() {
     const text = message.value.trim();
@@ -93,7 +90,7 @@ export async function renderPlayground(view, [entity, project], params, isCurren
     message.value = '';
     send.disabled = true;
     try {
-      await Promise.all(panes().map((pane) => pane.ask(text, requestSettings(settings))));
+      await Promise.all(panes.map((pane) => pane.ask(text, requestSettings(settings))));
     } finally {
       send.disabled = false;
       message.focus();
