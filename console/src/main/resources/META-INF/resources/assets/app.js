@@ -15,6 +15,9 @@ import { renderWebhooks, renderWebhook } from './automations/webhooks-page.js';
 import { renderSecrets } from './automations/secrets-page.js';
 import { renderKeys } from './keys/keys-page.js';
 import { renderTeams, renderTeam } from './teams/teams-page.js';
+import { renderModels, renderModel } from './training/training-page.js';
+import { renderPlayground } from './playground/playground-page.js';
+import { renderUsage } from './usage/usage-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
 const AUTOMATIONS = '/automations/([^/]+)';
@@ -27,6 +30,10 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/objects$`), renderObjects, ([entity, project]) => projectCrumbs(entity, project, 'Objects')],
   [new RegExp(`^${PROJECT}/objects/([^/]+)$`), renderObject, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Object')],
   [new RegExp(`^${PROJECT}/tables/([^/]+)$`), renderTable, ([entity, project]) => projectCrumbs(entity, project, 'Objects', 'Table')],
+  [new RegExp(`^${PROJECT}/training$`), renderModels, ([entity, project]) => projectCrumbs(entity, project, 'Training')],
+  [new RegExp(`^${PROJECT}/training/([^/]+)$`), renderModel, ([entity, project]) => projectCrumbs(entity, project, 'Training', 'Model')],
+  [new RegExp(`^${PROJECT}/playground$`), renderPlayground, ([entity, project]) => projectCrumbs(entity, project, 'Playground')],
+  [new RegExp(`^${PROJECT}/usage$`), renderUsage, ([entity, project]) => projectCrumbs(entity, project, 'Usage')],
   [/^\/automations$/, renderAutomationsHome, () => sectionCrumbs('Automations')],
   [new RegExp(`^${AUTOMATIONS}$`), renderAutomationList, ([entity]) => sectionCrumbs('Automations', entity)],
   [new RegExp(`^${AUTOMATIONS}/new$`), renderNewAutomation, ([entity]) => sectionCrumbs('Automations', entity, 'New automation')],
@@ -39,7 +46,7 @@ const ROUTES = [
   [/^\/teams\/([^/]+)$/, renderTeam, ([team]) => sectionCrumbs('Teams', team)],
 ];
 
-const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects' };
+const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage' };
 const SECTIONS = { Automations: '/automations', 'API keys': '/keys', Teams: '/teams' };
 
 /** Automations › entity › leaf, Teams › team: the section links to its first view, the entity to its own. */

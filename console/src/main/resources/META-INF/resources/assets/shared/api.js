@@ -50,6 +50,20 @@ export const api = {
   /** A JSON Lines endpoint's objects. */
   lines: async (path, body) => (await (await send(path, body)).text()).split('\n').filter((line) => line.trim())
     .map((line) => JSON.parse(line)),
+  /** A JSON Lines endpoint's objects one by one, as they arrive. */
+  streamLines: async function* streamLines(path, body) {
+    const reader = (await send(path, body)).body.pipeThrough(new TextDecoderStream()).getReader();
+    let pending = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pending += value;
+      const lines = pending.split('\n');
+      pending = lines.pop();
+      for (const line of lines) if (line.trim()) yield JSON.parse(line);
+    }
+    if (pending.trim()) yield JSON.parse(pending);
+  },
 };
 
 /** Weave refs of this project's objects: weave:///entity/project/object|op/name:digest */

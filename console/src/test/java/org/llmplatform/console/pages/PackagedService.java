@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.llmplatform.testing.PlatformTestResources;
 
 /**
- * One service of the platform from its packaged jar ({@code ../<module>/target/quarkus-app/quarkus-run.jar}, which
- * the build makes before this module's tests) in its own JVM, on the test's PostgreSQL and Kafka with the bootstrap
- * admin key, as an upstream of the console.
+ * A platform service from its packaged jar ({@code ../<module>/target/quarkus-app/quarkus-run.jar}, which the build
+ * makes before this module's tests) in its own JVM, on the test's PostgreSQL and Kafka with the bootstrap admin key;
+ * its log goes to a file that a failed start prints.
  */
 final class PackagedService {
 
@@ -37,18 +37,32 @@ final class PackagedService {
         this.base = base;
     }
 
-    /** Starts the module's jar with these system properties and environment, and waits until it is ready. */
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+
+    /** Starts {@code module} on a free port with these system properties and environment, and waits until it is ready. */
     static PackagedService start(String module, Map<String, String> properties, Map<String, String> environment) {
+        return start(module, freePort(), properties, environment);
+    }
+
+    /**
+     * Starts {@code module} on {@code port} (known beforehand when services must be told each other's address) with
+     * these system properties and environment, and waits until it is ready.
+     */
+    static PackagedService start(String module, int port, Map<String, String> properties, Map<String, String> environment) {
         Path jar = Path.of("..", module, "target", "quarkus-app", "quarkus-run.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it first (mvn -pl console -am verify)");
         }
         try {
-            int port = freePort();
             PlatformTestResources.Engines engines = PlatformTestResources.engines();
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-Dquarkus.http.port=" + port,
-                    "-Dkafka.bootstrap.servers=" + engines.kafkaBootstrapServers(),
+                    "-Xmx512m", "-Dquarkus.http.port=" + port, "-Dkafka.bootstrap.servers=" + engines.kafkaBootstrapServers(),
                     "-Dplatform.auth.bootstrap-admin-key=" + PlatformTestResources.ADMIN_KEY));
             engines.postgres().quarkusConfig().forEach((key, value) -> command.add("-D" + key + "=" + value));
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
@@ -62,7 +76,7 @@ final class PackagedService {
             service.awaitReady();
             return service;
         } catch (IOException e) {
-            throw new IllegalStateException(module + " did not start", e);
+            throw new IllegalStateException("the " + module + " did not start", e);
         }
     }
 
@@ -72,34 +86,33 @@ final class PackagedService {
 
     /** Polls the readiness check until it answers 200, the process dies or the time is up (its log says why). */
     private void awaitReady() throws IOException {
-        try {
-            pollUntilReady();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-            throw new IllegalStateException("interrupted while " + module + " started", e);
-        }
-    }
-
-    private void pollUntilReady() throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(base.resolve("/q/health/ready")).timeout(Duration.ofSeconds(5)).build();
         Instant deadline = Instant.now().plus(START_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(module + " exited:\n" + Files.readString(log));
+                throw new IllegalStateException("the " + module + " exited:\n" + Files.readString(log));
             }
             try {
-                if (client.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(base.resolve("/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
                     return;
                 }
             } catch (IOException notYet) {
                 // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
-            Thread.sleep(250);
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
         process.destroyForcibly();
-        throw new IllegalStateException(module + " was not ready within " + START_TIMEOUT + ":\n" + Files.readString(log));
+        throw new IllegalStateException("the " + module + " was not ready within " + START_TIMEOUT + ":\n" + Files.readString(log));
     }
 
     void stop() {
@@ -111,12 +124,6 @@ final class PackagedService {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -3,9 +3,11 @@ package org.llmplatform.inference.service;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import org.llmplatform.inference.store.DailyUsage;
 import org.llmplatform.inference.store.UsageTotal;
 import org.llmplatform.inference.store.UsageTotalsStore;
 import org.llmplatform.inference.store.UsageTotalsStore.Usage;
@@ -32,6 +34,11 @@ public class UsageTotalsService {
 
     public Uni<List<UsageTotal>> totals(ProjectId project) {
         return store.forProject(project.toString());
+    }
+
+    /** The project's usage per UTC day and model from {@code from} to {@code to}, both included. */
+    public Uni<List<DailyUsage>> daily(ProjectId project, LocalDate from, LocalDate to) {
+        return store.daily(project.toString(), from, to);
     }
 
     private static Usage toUsage(UsageRecord record) {

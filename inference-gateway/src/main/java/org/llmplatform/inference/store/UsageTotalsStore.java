@@ -6,11 +6,13 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The SQL over {@code inference.usage_requests} and {@code inference.usage_totals}. */
+/** The SQL over {@code inference.usage_requests}, {@code inference.usage_totals} and {@code inference.usage_daily}. */
 @ApplicationScoped
 public class UsageTotalsStore {
 
@@ -50,7 +52,38 @@ public class UsageTotalsStore {
                 .execute(Tuple.from(List.of(usage.projectId(), usage.model(), usage.failed() ? 1L : 0L,
                         usage.promptTokens(), usage.completionTokens(), usage.promptTokens() + usage.completionTokens(),
                         usage.at())))
+                .chain(() -> addToDay(tx, usage));
+    }
+
+    private static Uni<Void> addToDay(SqlClient tx, Usage usage) {
+        return tx.preparedQuery("""
+                INSERT INTO inference.usage_daily AS d (project_id, model, day, requests, errors, prompt_tokens,
+                        completion_tokens, total_tokens)
+                VALUES ($1, $2, $3, 1, $4, $5, $6, $7)
+                ON CONFLICT (project_id, day, model) DO UPDATE SET
+                    requests = d.requests + 1,
+                    errors = d.errors + EXCLUDED.errors,
+                    prompt_tokens = d.prompt_tokens + EXCLUDED.prompt_tokens,
+                    completion_tokens = d.completion_tokens + EXCLUDED.completion_tokens,
+                    total_tokens = d.total_tokens + EXCLUDED.total_tokens""")
+                .execute(Tuple.from(List.of(usage.projectId(), usage.model(), usage.at().withOffsetSameInstant(ZoneOffset.UTC).toLocalDate(), usage.failed() ? 1L : 0L,
+                        usage.promptTokens(), usage.completionTokens(), usage.promptTokens() + usage.completionTokens())))
                 .replaceWithVoid();
+    }
+
+    /** The project's usage per UTC day and model from {@code from} to {@code to}, both included, by day then model. */
+    public Uni<List<DailyUsage>> daily(String projectId, LocalDate from, LocalDate to) {
+        return pool.preparedQuery("""
+                SELECT day, model, requests, errors, prompt_tokens, completion_tokens, total_tokens
+                FROM inference.usage_daily WHERE project_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day, model""")
+                .execute(Tuple.of(projectId, from, to))
+                .map(rows -> {
+                    List<DailyUsage> days = new ArrayList<>();
+                    rows.forEach(row -> days.add(new DailyUsage(row.getLocalDate("day"), row.getString("model"), row.getLong("requests"),
+                            row.getLong("errors"), row.getLong("prompt_tokens"), row.getLong("completion_tokens"),
+                            row.getLong("total_tokens"))));
+                    return days;
+                });
     }
 
     public Uni<List<UsageTotal>> forProject(String projectId) {

@@ -1,6 +1,8 @@
 package org.llmplatform.inference.messaging;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -90,6 +92,56 @@ class UsageTotalsConsumerTest {
     }
 
     @Test
+    void usageIsAlsoCountedPerUtcDayAndModel() {
+        String user = TestIdentities.unique("daily");
+        String key = TestIdentities.userWithKey(user);
+        String project = user + "/chat";
+        UsageRecord lateOnTheFirst = usage(project, "tiny-llama", 10, 5, "success", Instant.parse("2025-06-01T23:59:00Z"));
+        publish(project, lateOnTheFirst);
+        publish(project, lateOnTheFirst);
+        publish(project, usage(project, "tiny-llama", 3, 2, "error", Instant.parse("2025-06-01T08:00:00Z")));
+        publish(project, usage(project, "alpha-model", 1, 1, "success", Instant.parse("2025-06-02T00:00:01Z")));
+        publish(project, usage(project, "alpha-model", 7, 7, "success", Instant.parse("2025-06-05T00:00:00Z")));
+
+        Awaitility.await().atMost(PATIENCE).untilAsserted(() -> daily(key, project, "2025-06-01", "2025-06-05").body("data", hasSize(3)));
+        daily(key, project, "2025-06-01", "2025-06-02")
+                .body("object", equalTo("list"))
+                .body("project", equalTo(project))
+                .body("from", equalTo("2025-06-01"))
+                .body("to", equalTo("2025-06-02"))
+                .body("data.day", contains("2025-06-01", "2025-06-02"))
+                .body("data.model", contains("tiny-llama", "alpha-model"))
+                .body("data[0].requests", equalTo(2))
+                .body("data[0].errors", equalTo(1))
+                .body("data[0].prompt_tokens", equalTo(13))
+                .body("data[0].completion_tokens", equalTo(7))
+                .body("data[0].total_tokens", equalTo(20))
+                .body("data[1].total_tokens", equalTo(2));
+    }
+
+    @Test
+    void badDailyQueriesAreNamedAndOtherProjectsRefused() {
+        String user = TestIdentities.unique("daily");
+        String key = TestIdentities.userWithKey(user);
+        String project = user + "/chat";
+        given().header("Authorization", "Bearer " + key).queryParam("project", project).get("/v1/usage/daily")
+                .then().statusCode(200).body("data", hasSize(0));
+        given().header("Authorization", "Bearer " + key).get("/v1/usage/daily")
+                .then().statusCode(422).body("detail[0].loc", contains("query", "project"));
+        given().header("Authorization", "Bearer " + key).queryParam("project", project).queryParam("from", "June 1st")
+                .get("/v1/usage/daily").then().statusCode(422).body("detail[0].loc", contains("query", "from"));
+        given().header("Authorization", "Bearer " + key).queryParam("project", project).queryParam("from", "2025-06-02")
+                .queryParam("to", "2025-06-01").get("/v1/usage/daily").then().statusCode(422)
+                .body("detail[0].msg", containsString("after"));
+        given().header("Authorization", "Bearer " + key).queryParam("project", project).queryParam("from", "2020-01-01")
+                .queryParam("to", "2025-06-01").get("/v1/usage/daily").then().statusCode(422)
+                .body("detail[0].msg", containsString("366"));
+        String outsider = TestIdentities.userWithKey(TestIdentities.unique("eve"));
+        given().header("Authorization", "Bearer " + outsider).queryParam("project", project).get("/v1/usage/daily")
+                .then().statusCode(403);
+    }
+
+    @Test
     void malformedRecordsGoToTheDeadLetterTopicAndTheConsumerGoesOn() {
         String user = TestIdentities.unique("dlq");
         String key = TestIdentities.userWithKey(user);
@@ -129,6 +181,11 @@ class UsageTotalsConsumerTest {
         } catch (Exception e) {
             throw new IllegalStateException("could not publish a usage record", e);
         }
+    }
+
+    private static io.restassured.response.ValidatableResponse daily(String key, String project, String from, String to) {
+        return given().header("Authorization", "Bearer " + key).queryParam("project", project).queryParam("from", from)
+                .queryParam("to", to).get("/v1/usage/daily").then().statusCode(200);
     }
 
     private static io.restassured.response.ValidatableResponse totals(String key, String project) {

@@ -16,6 +16,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.training.service.CheckpointDeletion;
 import org.llmplatform.training.service.CheckpointService;
 import org.llmplatform.training.service.DeleteCheckpoints;
+import org.llmplatform.training.service.JobService;
 import org.llmplatform.training.service.LogRequest;
 import org.llmplatform.training.service.LoggedMetrics;
 import org.llmplatform.training.service.ModelCreate;
@@ -30,10 +31,12 @@ public class ModelResource {
 
     private final ModelService models;
     private final CheckpointService checkpoints;
+    private final JobService jobs;
 
-    public ModelResource(ModelService models, CheckpointService checkpoints) {
+    public ModelResource(ModelService models, CheckpointService checkpoints, JobService jobs) {
         this.models = models;
         this.checkpoints = checkpoints;
+        this.jobs = jobs;
     }
 
     @GET
@@ -46,6 +49,28 @@ public class ModelResource {
     @Path("models")
     public Uni<ModelResponse> createModel(ModelCreate request) {
         return models.register(request).map(ModelResponse::of);
+    }
+
+    /**
+     * Not W&B's (a pre-release ART client had it): the models of a project, in the order they were registered, with
+     * their latest step; {@code entity} defaults to the caller's own.
+     */
+    @GET
+    @Path("models")
+    public Uni<ListPage<ModelSummaryResponse>> listModels(@RestQuery String entity, @RestQuery String project,
+            @RestQuery String after, @RestQuery String limit, @RestQuery String order) {
+        return models.listInProject(entity == null || entity.isEmpty() ? null : entity, project, PageQuery.parse(after, limit, order))
+                .map(page -> ListPage.of(page.data().stream().map(ModelSummaryResponse::of).toList(), ModelSummaryResponse::id,
+                        page.hasMore()));
+    }
+
+    /** Not W&B's: the model's training jobs, oldest first (newest first with {@code order=desc}). */
+    @GET
+    @Path("models/{model_id}/training-jobs")
+    public Uni<ListPage<JobResponse>> listJobs(@RestPath("model_id") String modelId, @RestQuery String after, @RestQuery String limit,
+            @RestQuery String order) {
+        return jobs.listForModel(modelId, PageQuery.parse(after, limit, order))
+                .map(page -> ListPage.of(page.data().stream().map(JobResponse::of).toList(), JobResponse::id, page.hasMore()));
     }
 
     /** Path ids are plain strings in W&B's schema: an id that is not a UUID is an unknown model (404), not a 422. */

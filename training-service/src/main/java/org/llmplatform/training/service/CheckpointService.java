@@ -17,6 +17,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.training.messaging.OutboundMessages;
 import org.llmplatform.training.service.trajectory.TrajectoryValidation;
+import org.llmplatform.training.store.Checkpoint;
 import org.llmplatform.training.store.CheckpointStore;
 import org.llmplatform.training.store.Job;
 import org.llmplatform.training.store.JobStatus;
@@ -56,11 +57,11 @@ public class CheckpointService {
         this.messages = messages;
     }
 
-    public Uni<CheckpointPage> list(String modelId, PageRequest page) {
+    public Uni<Page<Checkpoint>> list(String modelId, PageRequest page) {
         return models.findAccessible(modelId)
                 .chain(model -> afterStep(model, page.after())
                         .chain(afterStep -> checkpoints.list(model.id(), afterStep, page.descending(), page.limit() + 1)))
-                .map(fetched -> CheckpointPage.of(fetched, page.limit()));
+                .map(fetched -> Page.of(fetched, page.limit()));
     }
 
     /**

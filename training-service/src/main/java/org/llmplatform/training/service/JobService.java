@@ -24,6 +24,7 @@ import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.training.service.trajectory.TrajectoryGroup;
 import org.llmplatform.training.service.trajectory.TrajectoryValidation;
 import org.llmplatform.training.store.Job;
+import org.llmplatform.training.store.JobEvent;
 import org.llmplatform.training.store.JobEventStore;
 import org.llmplatform.training.store.JobStatus;
 import org.llmplatform.training.store.JobStore;
@@ -86,11 +87,24 @@ public class JobService {
                         .replaceWith(job.get()));
     }
 
+    /** The model's jobs (oldest first, or newest first when descending), past job {@code after} when given. */
+    public Uni<Page<Job>> listForModel(String modelId, PageRequest page) {
+        return models.findAccessible(modelId)
+                .call(model -> page.after().isEmpty() ? Uni.createFrom().voidItem() : jobs.find(page.after().get()).invoke(found -> {
+                    if (found.filter(job -> job.modelId().equals(model.id())).isEmpty()) {
+                        throw ApiException.invalidField("value_error", List.of("query", "after"), "Value error, '" + page.after().get()
+                                + "' is not a training job of model '" + model.id() + "'", page.after().get().toString());
+                    }
+                }))
+                .chain(model -> jobs.listForModel(model.id(), page.after(), page.descending(), page.limit() + 1))
+                .map(fetched -> Page.of(fetched, page.limit()));
+    }
+
     /** The job's events after the one with id {@code after} (from the start when absent), at most {@code limit}, plus whether more follow. */
-    public Uni<EventPage> events(String jobId, Optional<UUID> after, int limit) {
+    public Uni<Page<JobEvent>> events(String jobId, Optional<UUID> after, int limit) {
         return find(jobId).chain(job -> afterPosition(job, after)
                 .chain(position -> events.list(job.id(), position, limit + 1))
-                .map(fetched -> fetched.size() > limit ? new EventPage(fetched.subList(0, limit), true) : new EventPage(fetched, false)));
+                .map(fetched -> Page.of(fetched, limit)));
     }
 
     /**

@@ -23,6 +23,7 @@ import org.llmplatform.training.store.CheckpointStore;
 import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.Model;
 import org.llmplatform.training.store.ModelRegistration;
+import org.llmplatform.training.store.ModelSummary;
 import org.llmplatform.training.store.ModelStore;
 
 /**
@@ -68,14 +69,14 @@ public class ModelService {
             throw ApiException.invalidField("missing", List.of("body"), "Field required", null);
         }
         List<ValidationIssue> issues = new ArrayList<>();
-        checkName(issues, "entity", request.entity(), false);
-        checkName(issues, "project", request.project(), true);
-        checkName(issues, "name", request.name(), true);
+        checkName(issues, "entity", request.entity(), false, "body");
+        checkName(issues, "project", request.project(), true, "body");
+        checkName(issues, "name", request.name(), true, "body");
         checkBaseModel(issues, request.baseModel());
         if (!issues.isEmpty()) {
             throw ApiException.invalid(issues);
         }
-        String entity = request.entity() != null ? request.entity() : defaultEntity();
+        String entity = request.entity() != null ? request.entity() : defaultEntity("body");
         caller.requireEntity(entity);
         Model requested = new Model(UUID.randomUUID(), entity, request.project(), request.name(), request.baseModel());
         boolean returnExisting = Boolean.TRUE.equals(request.returnExisting());
@@ -132,6 +133,30 @@ public class ModelService {
                                 () -> new IllegalStateException("model " + requested.name() + " vanished while being registered")), false)));
     }
 
+    /**
+     * The models of {@code entity/project} (the caller's own entity when none is named) in the order they were
+     * registered, each with its latest step. An entity the caller does not belong to is a 403, as for registering.
+     */
+    public Uni<Page<ModelSummary>> listInProject(String entity, String project, PageRequest page) {
+        List<ValidationIssue> issues = new ArrayList<>();
+        checkName(issues, "entity", entity, false, "query");
+        checkName(issues, "project", project, true, "query");
+        if (!issues.isEmpty()) {
+            throw ApiException.invalid(issues);
+        }
+        String owner = entity != null ? entity : defaultEntity("query");
+        caller.requireEntity(owner);
+        Uni<Void> cursorChecked = page.after().isEmpty() ? Uni.createFrom().voidItem() : models.findById(page.after().get())
+                .invoke(found -> {
+                    if (found.filter(model -> model.entity().equals(owner) && model.project().equals(project)).isEmpty()) {
+                        throw ApiException.invalidField("value_error", List.of("query", "after"), "Value error, '" + page.after().get()
+                                + "' is not a model of project '" + owner + "/" + project + "'", page.after().get().toString());
+                    }
+                }).replaceWithVoid();
+        return cursorChecked.chain(() -> models.listInProject(owner, project, page.after(), page.descending(), page.limit() + 1))
+                .map(fetched -> Page.of(fetched, page.limit()));
+    }
+
     /** The model with this id, if it exists and the caller may see it; otherwise 404 (existence is not revealed). */
     public Uni<Model> findAccessible(String modelId) {
         Principal principal = caller.get();
@@ -169,22 +194,22 @@ public class ModelService {
         return existing;
     }
 
-    private String defaultEntity() {
+    private String defaultEntity(String location) {
         Principal principal = caller.get();
         if (Principal.BOOTSTRAP_ADMIN.equals(principal.userName())) {
-            throw ApiException.invalidField("missing", List.of("body", "entity"),
+            throw ApiException.invalidField("missing", List.of(location, "entity"),
                     "Field required: the bootstrap administrator key has no entity of its own", null);
         }
         return principal.userName();
     }
 
-    private static void checkName(List<ValidationIssue> issues, String field, String value, boolean required) {
+    private static void checkName(List<ValidationIssue> issues, String field, String value, boolean required, String location) {
         if (value == null) {
             if (required) {
-                issues.add(new ValidationIssue("missing", List.of("body", field), "Field required", null));
+                issues.add(new ValidationIssue("missing", List.of(location, field), "Field required", null));
             }
         } else if (!NAME.matcher(value).matches()) {
-            issues.add(new ValidationIssue("string_pattern_mismatch", List.of("body", field),
+            issues.add(new ValidationIssue("string_pattern_mismatch", List.of(location, field),
                     "String should match pattern '" + NAME.pattern() + "'", value));
         }
     }

@@ -69,14 +69,15 @@ public class CheckpointStore {
     /** Up to {@code limit} checkpoints of the model ordered by step, starting past {@code afterStep} when given. */
     public Uni<List<Checkpoint>> list(UUID modelId, Optional<Integer> afterStep, boolean descending, int limit) {
         String sql = descending
-                ? "SELECT id, step, metrics FROM training.checkpoints WHERE model_id = $1 AND step < $2 ORDER BY step DESC LIMIT $3"
-                : "SELECT id, step, metrics FROM training.checkpoints WHERE model_id = $1 AND step > $2 ORDER BY step ASC LIMIT $3";
+                ? "SELECT id, step, metrics, created_at FROM training.checkpoints WHERE model_id = $1 AND step < $2 ORDER BY step DESC LIMIT $3"
+                : "SELECT id, step, metrics, created_at FROM training.checkpoints WHERE model_id = $1 AND step > $2 ORDER BY step ASC LIMIT $3";
         int bound = afterStep.orElse(descending ? Integer.MAX_VALUE : -1);
         return pool.preparedQuery(sql)
                 .execute(Tuple.of(modelId, bound, limit))
                 .map(rows -> {
                     List<Checkpoint> checkpoints = new ArrayList<>();
-                    rows.forEach(row -> checkpoints.add(new Checkpoint(row.getUUID("id"), row.getInteger("step"), metrics(row))));
+                    rows.forEach(row -> checkpoints.add(new Checkpoint(row.getUUID("id"), row.getInteger("step"), metrics(row),
+                            row.getOffsetDateTime("created_at").toInstant())));
                     return checkpoints;
                 });
     }

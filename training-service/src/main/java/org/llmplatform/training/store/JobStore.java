@@ -45,6 +45,19 @@ public class JobStore {
         return find(pool, id);
     }
 
+    /**
+     * Up to {@code limit} jobs of the model in the order they were created (newest first when {@code descending}),
+     * starting past job {@code after} when given.
+     */
+    public Uni<List<Job>> listForModel(UUID modelId, Optional<UUID> after, boolean descending, int limit) {
+        String direction = descending ? "DESC" : "ASC";
+        String sql = ("SELECT " + COLUMNS + """
+                 FROM training.jobs WHERE model_id = $1
+                  AND ($2::uuid IS NULL OR (created_at, id) %s (SELECT created_at, id FROM training.jobs WHERE id = $2))
+                ORDER BY created_at %s, id %s LIMIT $3""").formatted(descending ? "<" : ">", direction, direction);
+        return pool.preparedQuery(sql).execute(Tuple.of(modelId, after.orElse(null), limit)).map(JobStore::all);
+    }
+
     public Uni<Optional<Job>> find(SqlClient client, UUID id) {
         return client.preparedQuery("SELECT " + COLUMNS + " FROM training.jobs WHERE id = $1").execute(Tuple.of(id)).map(JobStore::first);
     }

@@ -7,6 +7,8 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -50,6 +52,29 @@ public class ModelStore {
                 .map(ModelStore::firstModel);
     }
 
+    /**
+     * Up to {@code limit} models of {@code entity/project} in the order they were registered (newest first when
+     * {@code descending}), starting past model {@code after} when given, each with its latest step.
+     */
+    public Uni<List<ModelSummary>> listInProject(String entity, String project, Optional<UUID> after, boolean descending, int limit) {
+        String direction = descending ? "DESC" : "ASC";
+        String sql = """
+                SELECT m.id, m.entity, m.project, m.name, m.base_model, m.created_at,
+                       (SELECT max(c.step) FROM training.checkpoints c WHERE c.model_id = m.id) AS latest_step
+                FROM training.models m
+                WHERE m.entity = $1 AND m.project = $2
+                  AND ($3::uuid IS NULL OR (m.created_at, m.id) %s (SELECT created_at, id FROM training.models WHERE id = $3))
+                ORDER BY m.created_at %s, m.id %s LIMIT $4""".formatted(descending ? "<" : ">", direction, direction);
+        return pool.preparedQuery(sql)
+                .execute(Tuple.of(entity, project, after.orElse(null), limit))
+                .map(rows -> {
+                    List<ModelSummary> models = new ArrayList<>();
+                    rows.forEach(row -> models.add(new ModelSummary(model(row), row.getInteger("latest_step"),
+                            row.getOffsetDateTime("created_at").toInstant())));
+                    return models;
+                });
+    }
+
     /** Deletes the model (its checkpoints and jobs go with it) and leaves a tombstone. */
     public Uni<Void> delete(SqlClient transaction, Model model) {
         return transaction.preparedQuery("""
@@ -70,8 +95,11 @@ public class ModelStore {
         if (rows.size() == 0) {
             return Optional.empty();
         }
-        Row row = rows.iterator().next();
-        return Optional.of(new Model(row.getUUID("id"), row.getString("entity"), row.getString("project"),
-                row.getString("name"), row.getString("base_model")));
+        return Optional.of(model(rows.iterator().next()));
+    }
+
+    private static Model model(Row row) {
+        return new Model(row.getUUID("id"), row.getString("entity"), row.getString("project"), row.getString("name"),
+                row.getString("base_model"));
     }
 }

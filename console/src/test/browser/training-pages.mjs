@@ -1,0 +1,165 @@
+// A person trains a model through the API (as ART does: register, sample rollouts, log, train) and follows it in
+// the console by visible text and labels: the model and its reward curve, the job training while the page is open
+// (it grows without a reload), the new checkpoint; chats with the new checkpoint in the playground (streamed,
+// traced), compares it with the base model, opens the exchange's trace, and finds the tokens on the usage page.
+// Prints one marker per step; screenshots go to the folder in SCREENSHOTS when it is set.
+// Usage: node training-pages.mjs <console origin> <API key> <entity> <project> <base model>
+import { chromium } from 'playwright-core';
+
+const [origin, apiKey, entity, project, baseModel] = process.argv.slice(2);
+const modelName = 'storyteller';
+const inferenceName = `wandb-artifact:///${entity}/${project}/${modelName}`;
+const shots = process.env.SCREENSHOTS;
+const step = (name) => console.log(`STEP ${name}`);
+const shot = async (page, name) => shots && page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+
+async function callApi(path, body) {
+  const response = await fetch(`${origin}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', 'Compat-Project': `${entity}/${project}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text);
+}
+
+/** ART's rollouts: sampled completions of one prompt, rewarded by their length and how often they say "girl". */
+async function rolloutGroup(prompt, seed) {
+  const completion = await callApi('/v1/chat/completions', { model: inferenceName, messages: [{ role: 'user', content: prompt }],
+    n: 4, seed, temperature: 1.0, max_tokens: 24, logprobs: true, return_tokens_as_token_ids: true });
+  return { trajectories: completion.choices.map((choice) => {
+    const text = choice.message.content;
+    return { messages_and_choices: [{ role: 'user', content: prompt }, choice],
+      reward: text.split('girl').length - 1 + text.length / 100, metrics: { length: text.length } };
+  }) };
+}
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+try {
+  page.setDefaultTimeout(30000);
+  page.on('pageerror', (error) => console.log(`PAGE ERROR ${error.message}`));
+  page.on('response', async (response) => {
+    if (response.status() >= 400) console.log(`HTTP ${response.status()} ${response.url()} ${await response.text()}`);
+  });
+
+  // Through the API, as ART would: a model, rollouts of its step 0 logged as train and val metrics.
+  const model = await callApi('/v1/preview/models', { entity, project, name: modelName, base_model: baseModel, return_existing: true });
+  const groups = [];
+  for (const [index, prompt] of ['Once upon a time', 'The little dog', 'One day, Lily'].entries()) groups.push(await rolloutGroup(prompt, 11 + index));
+  await callApi(`/v1/preview/models/${model.id}/log`, { split: 'train', trajectory_groups: groups });
+  await callApi(`/v1/preview/models/${model.id}/log`, { split: 'val', trajectory_groups: [await rolloutGroup('Tom had a ball', 5)] });
+  step('LOGGED');
+
+  await page.goto(`${origin}/`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  await page.goto(`${origin}/#/p/${entity}/${project}/training`);
+  const modelRow = page.getByRole('row', { name: new RegExp(modelName) });
+  await modelRow.getByRole('cell', { name: baseModel, exact: true }).waitFor();
+  await modelRow.getByRole('cell', { name: '0', exact: true }).waitFor();
+  await modelRow.getByRole('link', { name: modelName }).click();
+  step('MODEL_OPENED');
+
+  const metrics = page.getByRole('region', { name: 'Metrics by step' });
+  await metrics.getByRole('img', { name: 'reward by step: train, val' }).waitFor();
+  await metrics.getByRole('img', { name: 'reward_std_dev by step: train, val' }).waitFor();
+  await metrics.getByRole('img', { name: 'exception_rate by step: train, val' }).waitFor();
+  await metrics.getByRole('img', { name: 'length by step: train, val' }).waitFor();
+  const checkpoints = page.getByRole('region', { name: 'Checkpoints' });
+  await checkpoints.getByRole('row', { name: /^0 .*train\/reward/ }).waitFor();
+  await page.getByRole('region', { name: 'Training jobs' }).getByText('No training job yet for this model.').waitFor();
+  await shot(page, 'model-logged');
+  step('REWARD_CURVE');
+
+  // Training starts while the page is open: it must follow without a reload.
+  await page.evaluate(() => { window.stillTheSamePage = true; });
+  const job = await callApi('/v1/preview/training-jobs', { model_id: model.id, trajectory_groups: groups,
+    experimental_config: { learning_rate: 5e-6 } });
+  const jobs = page.getByRole('region', { name: 'Training jobs' });
+  await jobs.getByRole('link', { name: job.id.slice(0, 8) }).waitFor();
+  await jobs.getByText('Completed').waitFor({ timeout: 180000 });
+  await checkpoints.getByRole('row', { name: /^1 .*train\/loss/ }).waitFor();
+  const jobSection = page.getByRole('region', { name: 'Job', exact: true });
+  await jobSection.getByRole('img', { name: 'loss by gradient step: loss' }).waitFor();
+  await jobSection.getByRole('img', { name: 'grad_norm by gradient step: grad_norm' }).waitFor();
+  await jobSection.getByRole('img', { name: 'learning_rate by gradient step: learning_rate' }).waitFor();
+  await jobSection.getByText(/^Training started on \d+ sequences$/).waitFor();
+  await jobSection.getByText('Training ended').waitFor();
+  await metrics.getByRole('img', { name: 'reward by step: train, val' }).waitFor();
+  if (!(await page.evaluate(() => window.stillTheSamePage))) throw new Error('the page reloaded while the job trained');
+  await shot(page, 'model-trained');
+  step('TRAINED_LIVE');
+
+  await page.reload();
+  await checkpoints.getByRole('row', { name: /^1 / }).waitFor();
+  await page.getByRole('region', { name: 'Training jobs' }).getByText('Completed').waitFor();
+  step('RELOADED');
+
+  // The playground, from the model page: the new checkpoint answers, streamed and traced.
+  await page.getByRole('link', { name: 'Chat with the latest step in the playground' }).click();
+  await page.getByLabel('Model', { exact: true }).waitFor();
+  if (await page.getByLabel('Model', { exact: true }).inputValue() !== inferenceName) throw new Error('the playground did not pick the model');
+  await page.getByLabel('Temperature').fill('0');
+  await page.getByLabel('Max tokens').fill('16');
+  await page.getByLabel('Seed').fill('7');
+  await page.getByLabel('Message').fill('Once upon a time');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const pane = page.getByRole('region', { name: `Chat with ${inferenceName}` });
+  await pane.getByText('Once upon a time').waitFor();
+  await pane.getByRole('link', { name: 'View the trace' }).waitFor();
+  await pane.getByText(/\d+ prompt \+ \d+ completion tokens/).waitFor();
+  const answer = (await pane.locator('li.chat-assistant .chat-text').first().textContent()).trim();
+  if (!answer) throw new Error('the checkpoint answered nothing');
+  step('CHATTED');
+
+  await page.getByLabel('Compare with').selectOption(baseModel);
+  await page.getByLabel('Message').fill('The little dog');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const basePane = page.getByRole('region', { name: `Chat with ${baseModel}` });
+  await basePane.getByRole('link', { name: 'View the trace' }).waitFor();
+  await pane.getByRole('link', { name: 'View the trace' }).nth(1).waitFor();
+  await shot(page, 'playground-compare');
+  step('COMPARED');
+
+  // The settings survive a reload (they live in the URL), and so do the conversations (this tab's session).
+  await page.reload();
+  if (await page.getByLabel('Compare with').inputValue() !== baseModel) throw new Error('the compared model was lost on reload');
+  if (await page.getByLabel('Seed').inputValue() !== '7') throw new Error('the seed was lost on reload');
+  await page.getByRole('region', { name: `Chat with ${inferenceName}` }).getByRole('link', { name: 'View the trace' }).first().click();
+  await page.getByRole('heading', { level: 2, name: 'weave.completions_create' }).waitFor();
+  await page.getByRole('region', { name: 'Chat' }).getByText('Once upon a time').first().waitFor();
+  await page.getByRole('region', { name: 'Chat' }).getByText(answer.slice(0, 20)).first().waitFor();
+  await shot(page, 'playground-trace');
+  step('TRACE_FOUND');
+
+  // Usage arrives through inference.usage, so the page is asked again until it shows; the checkpoint is priced for
+  // this project, the base model is not.
+  await callApi('/cost/create', { project_id: `${entity}/${project}`,
+    costs: { [inferenceName]: { prompt_token_cost: 0.001, completion_token_cost: 0.002 } } });
+  await page.getByRole('link', { name: 'Usage', exact: true }).click();
+  const usageRow = page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(modelName) }).first();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await usageRow.waitFor({ timeout: 3000 });
+      break;
+    } catch (notYet) {
+      if (attempt >= 20) throw notYet;
+      await page.getByRole('button', { name: 'Show' }).click();
+    }
+  }
+  await usageRow.getByRole('cell', { name: /^\$\d/ }).waitFor();
+  await page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(`^\\S+ ${baseModel} .*no price$`) }).waitFor();
+  await page.getByRole('img', { name: 'Prompt tokens per day by model' }).waitFor();
+  await page.getByRole('img', { name: 'Cost (USD) per day by model' }).waitFor();
+  await page.getByRole('img', { name: 'Completion tokens per day by model' }).waitFor();
+  await shot(page, 'usage');
+  step('USAGE_SEEN');
+} catch (error) {
+  await shot(page, 'training-failure');
+  throw error;
+} finally {
+  await browser.close();
+}

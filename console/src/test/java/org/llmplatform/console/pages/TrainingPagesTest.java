@@ -1,0 +1,84 @@
+package org.llmplatform.console.pages;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.llmplatform.testing.TestIdentities;
+
+/**
+ * The console in front of the packaged tracing-service, inference-gateway and training-service (stories260K served
+ * and trained on the CPU): a person trains a model through the API while watching it in the training page, chats
+ * with the new checkpoint in the playground, finds the exchange among the traces and its tokens on the usage page
+ * ({@code src/test/browser/training-pages.mjs} in headless Chromium). Runs where Chromium, the scripts' npm
+ * dependencies ({@code npm ci} in src/test/browser) and {@code ../shared/models} are present.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = TrainingStackProcesses.class, restrictToAnnotatedClass = true)
+class TrainingPagesTest {
+
+    private static final Path BROWSER_TEST = Path.of("src/test/browser");
+    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+    private static final Path SCREENSHOTS = Path.of("target/screenshots");
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Test
+    @EnabledIf("browserAndModelsAvailable")
+    void aPersonWatchesAModelTrainChatsWithItsNewCheckpointAndFindsTheTraceAndTheTokens() throws Exception {
+        String origin = base.toString().replaceAll("/$", "");
+        String user = TestIdentities.unique("trainer");
+        String key = AdminApi.userWithKey(user);
+        String project = "stories";
+
+        Files.createDirectories(SCREENSHOTS);
+        ProcessBuilder browser = new ProcessBuilder("node", "training-pages.mjs", origin, key, user, project,
+                TrainingStackProcesses.BASE_MODEL).directory(BROWSER_TEST.toFile()).redirectErrorStream(true);
+        browser.environment().put("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString());
+        Process node = browser.start();
+        node.getOutputStream().close();
+        boolean finished = node.waitFor(420, TimeUnit.SECONDS);
+        if (!finished) {
+            node.destroyForcibly();
+        }
+        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        System.out.println(output);
+        assertTrue(finished, "training-pages.mjs did not finish within 420 s:\n" + output);
+        assertEquals(0, node.exitValue(), output);
+        for (String step : List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
+                "TRACE_FOUND", "USAGE_SEEN")) {
+            assertTrue(output.contains("STEP " + step), "no " + step + " in:\n" + output);
+        }
+        assertFalse(output.contains("PAGE ERROR"), output);
+
+        // What the playground sent is stored as traced completion calls of the project: two with the checkpoint,
+        // one with the base model.
+        List<String> models = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("project_id", user + "/" + project, "filter", Map.of("op_names", List.of("weave.completions_create"))))
+                .post("/calls/stream_query").then().statusCode(200).extract().asString().lines()
+                .filter(line -> !line.isBlank())
+                .map(line -> io.restassured.path.json.JsonPath.from(line).getString("inputs.model")).sorted().toList();
+        assertEquals(List.of(TrainingStackProcesses.BASE_MODEL, "wandb-artifact:///" + user + "/" + project + "/storyteller",
+                "wandb-artifact:///" + user + "/" + project + "/storyteller"), models);
+    }
+
+    static boolean browserAndModelsAvailable() throws IOException {
+        return ConsolePagesTest.browserAvailable() && TrainingStackProcesses.modelsAvailable();
+    }
+}

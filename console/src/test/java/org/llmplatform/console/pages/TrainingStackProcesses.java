@@ -1,0 +1,72 @@
+package org.llmplatform.console.pages;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The packaged tracing-service, inference-gateway and training-service wired to each other as the local stack wires
+ * them (each knows the others' URLs; the gateway and the trainer share one blob store), the gateway serving and the
+ * embedded trainer training stories260K from {@code ../shared/models}: the console's tracing, inference and
+ * training upstreams.
+ */
+public class TrainingStackProcesses implements QuarkusTestResourceLifecycleManager {
+
+    static final Path MODELS = Path.of("..", "..", "shared", "models").toAbsolutePath().normalize();
+    static final String BASE_MODEL = "stories260K";
+
+    private final List<PackagedService> started = new ArrayList<>();
+
+    static boolean modelsAvailable() {
+        return Files.isRegularFile(MODELS.resolve("stories260K.bin")) && Files.isRegularFile(MODELS.resolve("tok512.bin"));
+    }
+
+    @Override
+    public Map<String, String> start() {
+        int tracingPort = PackagedService.freePort();
+        int inferencePort = PackagedService.freePort();
+        int trainingPort = PackagedService.freePort();
+        String blobs;
+        try {
+            blobs = Files.createTempDirectory("console-test-blobs").toString();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, String> urls = Map.of(
+                "PLATFORM_TRACING_URL", "http://localhost:" + tracingPort,
+                "PLATFORM_INFERENCE_URL", "http://localhost:" + inferencePort,
+                "PLATFORM_TRAINING_URL", "http://localhost:" + trainingPort);
+        String checkpoint = MODELS.resolve("stories260K.bin").toString();
+        String tokenizer = MODELS.resolve("tok512.bin").toString();
+        // One after the other: they migrate the shared identity schema as they start.
+        PackagedService tracing = begin("tracing-service", tracingPort, Map.of(), urls);
+        PackagedService inference = begin("inference-gateway", inferencePort, Map.of("platform.blob.root", blobs,
+                "gateway.models.\"" + BASE_MODEL + "\".checkpoint", checkpoint,
+                "gateway.models.\"" + BASE_MODEL + "\".tokenizer", tokenizer), urls);
+        PackagedService training = begin("training-service", trainingPort, Map.of("platform.blob.root", blobs,
+                "training.base-models", BASE_MODEL, "training.trainer.base-model", BASE_MODEL,
+                "training.trainer.checkpoint", checkpoint, "training.trainer.tokenizer", tokenizer), urls);
+        return Map.of("console.upstreams.tracing.url", tracing.base().toString(),
+                "console.upstreams.inference.url", inference.base().toString(),
+                "console.upstreams.training.url", training.base().toString());
+    }
+
+    private PackagedService begin(String module, int port, Map<String, String> properties, Map<String, String> environment) {
+        PackagedService service = PackagedService.start(module, port, properties, environment);
+        started.add(service);
+        return service;
+    }
+
+    @Override
+    public void stop() {
+        List<PackagedService> stopping = new ArrayList<>(started);
+        Collections.reverse(stopping);
+        stopping.forEach(PackagedService::stop);
+        started.clear();
+    }
+}
