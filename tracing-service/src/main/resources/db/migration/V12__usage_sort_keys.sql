@@ -13,11 +13,19 @@ CREATE FUNCTION tracing.usage_total_tokens(summary jsonb) RETURNS bigint
     FROM jsonb_each(CASE WHEN jsonb_typeof(summary -> 'usage') = 'object' THEN summary -> 'usage' ELSE '{}' END) model
 $$;
 
--- Stored with the row, since a sort reads it for every call of the project: computed at read time it
--- took about 17 µs a call (17 s to sort a 1M-call project), read from the row a sort of 1M calls
--- takes about half a second. It follows summary through every write of the row.
+-- Stored with the row (it follows summary through every write), since a sort needs it for every call
+-- of the project: computed when read it cost about 20 µs a call on the development machine.
 ALTER TABLE tracing.calls ADD COLUMN usage_total_tokens bigint
     GENERATED ALWAYS AS (tracing.usage_total_tokens(summary)) STORED;
+
+-- The console lists trace roots and sorts its first click descending, the next ascending; with these a
+-- page of a 100,000-root project sorted by tokens reads 50 index entries (under 1 ms) instead of sorting
+-- every root (about 1 s). Calls without usage last in both directions, with the id tie-break ascending,
+-- takes one index per direction. Only roots are indexed: other calls' writes add no entries.
+CREATE INDEX calls_roots_by_tokens_desc ON tracing.calls (project_id, usage_total_tokens DESC NULLS LAST, id)
+    WHERE started_at IS NOT NULL AND deleted_at IS NULL AND parent_id IS NULL;
+CREATE INDEX calls_roots_by_tokens_asc ON tracing.calls (project_id, usage_total_tokens, id)
+    WHERE started_at IS NOT NULL AND deleted_at IS NULL AND parent_id IS NULL;
 
 -- Each model of a call's summary.usage that has a price, with its token counts (spec section 12.2) and
 -- the best price: in effect at the call's start first, then the project's over the default, then the
@@ -62,9 +70,9 @@ CREATE OR REPLACE FUNCTION tracing.call_costs(call_project text, call_started_at
 $$;
 
 -- The cost of a call: prompt and completion costs summed over its priced models (in the prices' units,
--- USD unless a price says otherwise). NULL when no model has a price. Computed when read, not stored,
--- because a price created later, with an earlier effective date, changes the cost of calls already
--- written.
+-- USD unless a price says otherwise). NULL when no model has a price. Computed when read, neither stored
+-- nor indexed, because a price created later, with an earlier effective date, changes the cost of calls
+-- already written: a sort by cost prices every call the filter keeps (about 30 µs a call).
 CREATE FUNCTION tracing.usage_total_cost(call_project text, call_started_at timestamptz, summary jsonb)
     RETURNS double precision
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
