@@ -13,8 +13,7 @@ import org.llmplatform.tracing.store.query.SqlValue.JsonPath;
 
 /**
  * The fields of a calls query (spec section 5.2) over {@code tracing.calls c}: plain columns, JSON
- * paths below inputs/output/attributes/summary, and the computed {@code summary.weave} fields (the
- * reference's status, latency and trace name; our total tokens and total cost). A JSON
+ * paths below inputs/output/attributes/summary, and the computed {@code summary.weave} fields. A JSON
  * path through an {@code expand_columns} path reads the referenced object's value there (section 4.8).
  */
 public final class CallFields implements FieldResolver {
