@@ -15,6 +15,22 @@ const browser = await chromium.launch({
 const step = (name) => console.log(`STEP ${name}`);
 const shot = async (page, name) => shots && page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+
+/** Clicks a column's header until the table shows it sorted that way (the first click sorts descending). */
+async function sortBy(label, direction) {
+  await page.getByRole('button', { name: label }).click();
+  await page.locator(`th[aria-sort="${direction}"]`, { hasText: label }).waitFor();
+}
+
+/** The calls table's column under that header, top to bottom, is exactly these texts. */
+async function expectColumn(label, expected) {
+  const headers = await page.locator('table.calls thead th').allTextContents();
+  const column = headers.findIndex((text) => text.startsWith(label)) + 1;
+  const shown = await page.locator(`table.calls tbody tr td:nth-child(${column})`).allTextContents();
+  if (JSON.stringify(shown) !== JSON.stringify(expected)) {
+    throw new Error(`the ${label} column shows ${JSON.stringify(shown)}, not ${JSON.stringify(expected)}`);
+  }
+}
 try {
   page.setDefaultTimeout(20000);
   page.on('pageerror', (error) => console.log(`PAGE ERROR ${error.message}`));
@@ -53,6 +69,22 @@ try {
   // The longest trace first: the thread's 4 s turn.
   await page.locator('table.calls tbody tr').first().getByText('4.00 s').waitFor();
   step('FILTERED');
+
+  // Tokens and cost sort on the server (the first turn: 500 cheap tokens; the SDK's trace: 21 dearer ones;
+  // the second turn: no usage, last either way), and the sort stays in the URL over a reload.
+  await sortBy('Tokens', 'descending');
+  await expectColumn('Tokens', ['500', '21', '']);
+  await sortBy('Tokens', 'ascending');
+  await expectColumn('Tokens', ['21', '500', '']);
+  await page.reload();
+  await page.locator('th[aria-sort="ascending"]', { hasText: 'Tokens' }).waitFor();
+  await expectColumn('Tokens', ['21', '500', '']);
+  await sortBy('Cost', 'descending');
+  await expectColumn('Cost', ['$0.03', '$0.0060', '']);
+  await sortBy('Cost', 'ascending');
+  await expectColumn('Cost', ['$0.0060', '$0.03', '']);
+  await shot(page, 'calls-by-cost');
+  step('SORTED_BY_USAGE');
 
   await page.getByRole('row', { name: /answerQuestion/ }).getByRole('link', { name: 'answerQuestion' }).click();
   const tree = page.getByRole('navigation', { name: 'Calls of the trace' });

@@ -9,6 +9,8 @@ export const SORT_FIELDS = {
   status: 'summary.weave.status',
   started: 'started_at',
   latency: 'summary.weave.latency_ms',
+  tokens: 'summary.weave.total_tokens',
+  cost: 'summary.weave.total_cost',
   user: 'svc_user_id',
 };
 

@@ -51,11 +51,12 @@ class ConsolePagesTest {
         assertTrue(seeded.contains("SEEDED"), seeded);
 
         writeThread(key, user + "/" + project);
+        writePrices(key, user + "/" + project);
 
         Files.createDirectories(SCREENSHOTS);
         String pages = run(List.of("node", "console-pages.mjs", origin, key, user, project),
                 Map.of("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString()));
-        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "CHILD_READ", "REACTED", "NOTED",
+        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "NOTED",
                 "CHAT_READ", "FEEDBACK_FILTERED", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT")) {
             assertTrue(pages.contains("STEP " + step), "no " + step + " in:\n" + pages);
         }
@@ -71,22 +72,42 @@ class ConsolePagesTest {
         assertEquals("Checked by hand: the fallback answered.", ((Map<?, ?>) feedback.get(1).get("payload")).get("note"));
     }
 
-    /** A conversation of two turns (the Weave TS SDK has no threads, so through the REST API). */
+    /**
+     * A conversation of two turns (the Weave TS SDK has no threads, so through the REST API): the first used
+     * 500 tokens of a cheap model, the second none.
+     */
     private static void writeThread(String key, String projectId) {
         List<Object> batch = new java.util.ArrayList<>();
         String[][] turns = {{"turn-1", "2026-01-01T10:00:00Z", "2026-01-01T10:00:02Z", "Hello"},
                 {"turn-2", "2026-01-01T10:01:00Z", "2026-01-01T10:01:04Z", "And tomorrow?"}};
-        for (String[] turn : turns) {
+        List<Map<String, Object>> summaries = List.of(Map.of("usage", Map.of("tiny-llm", Map.of("requests", 1,
+                "prompt_tokens", 400, "completion_tokens", 100, "total_tokens", 500))), Map.of());
+        for (int i = 0; i < turns.length; i++) {
+            String[] turn = turns[i];
             String id = java.util.UUID.randomUUID().toString();
             batch.add(Map.of("mode", "start", "req", Map.of("start", Map.of("project_id", projectId, "id", id, "trace_id",
                     java.util.UUID.randomUUID().toString(), "op_name", "weave:///" + projectId + "/op/chatTurn:abc", "started_at",
                     turn[1], "thread_id", "support-chat", "turn_id", id, "attributes", Map.of(), "inputs",
                     Map.of("message", turn[3])))));
             batch.add(Map.of("mode", "end", "req", Map.of("end", Map.of("project_id", projectId, "id", id, "ended_at", turn[2],
-                    "output", "ok", "summary", Map.of()))));
+                    "output", "ok", "summary", summaries.get(i)))));
         }
         given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("batch", batch))
                 .post("/call/upsert_batch").then().statusCode(200);
+    }
+
+    /**
+     * Prices that make the cost order differ from the token order: the SDK trace's 21 gpt-4o-mini tokens cost
+     * $0.028, the first turn's 500 tiny-llm tokens $0.006.
+     */
+    private static void writePrices(String key, String projectId) {
+        Map<String, Object> costs = Map.of(
+                "gpt-4o-mini", Map.of("prompt_token_cost", 0.001, "completion_token_cost", 0.002,
+                        "effective_date", "2020-01-01T00:00:00Z"),
+                "tiny-llm", Map.of("prompt_token_cost", 0.00001, "completion_token_cost", 0.00002,
+                        "effective_date", "2020-01-01T00:00:00Z"));
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("project_id", projectId, "costs", costs)).post("/cost/create").then().statusCode(200);
     }
 
     private static String run(List<String> command, Map<String, String> environment) throws Exception {

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -23,7 +25,8 @@ import org.llmplatform.testing.TestIdentities;
 /**
  * The calls page of a project of {@code bench.calls} calls (default 1,000,000; a tenth of them trace roots)
  * in headless Chromium, through the console and the packaged tracing-service: time to the first 50 rows on
- * screen and to the total. The calls are written straight into PostgreSQL (as the tracing-service's own
+ * screen and to the total, in the default order and sorted by tokens and by cost (a seventh of the calls
+ * without usage). The calls are written straight into PostgreSQL (as the tracing-service's own
  * CallsBenchmark does for its query figures): the measured part is reading. Run with
  * {@code -Dbench=true -Dtest=FirstPageBenchmark}; prints BENCH lines.
  */
@@ -52,7 +55,9 @@ class FirstPageBenchmark {
                     + " ELSE lpad((g - g %% 10)::text, 8, '0') END, 'weave:///%1$s/op/op_' || (g %% 5) || ':abc',"
                     + " timestamptz '2025-01-01' + g * interval '1 second', timestamptz '2025-01-01' + g * interval '1 second'"
                     + " + interval '250 milliseconds', '{}', jsonb_build_object('x', g %% 100, 'text', 'some input text'),"
-                    + " '{\"y\": 1}', '{\"usage\": {\"gpt-4o-mini\": {\"requests\": 1, \"total_tokens\": 120}}}', '%2$s'"
+                    + " '{\"y\": 1}', CASE WHEN g %% 7 = 0 THEN '{}' ELSE jsonb_build_object('usage', jsonb_build_object("
+                    + "'gpt-4o-mini', jsonb_build_object('requests', 1, 'prompt_tokens', g %% 1000, 'completion_tokens',"
+                    + " g %% 300, 'total_tokens', g %% 1000 + g %% 300))) END, '%2$s'"
                     + " FROM generate_series(1, %3$d) g").formatted(project, user, CALLS));
             statement.execute("ANALYZE tracing.calls");
         }
@@ -67,8 +72,18 @@ class FirstPageBenchmark {
         java.util.Arrays.sort(projectsMicros);
         System.out.printf("BENCH GET /projects (the project list's call count): median %.1f ms%n", projectsMicros[2] / 1000.0);
 
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("project_id", project,
+                "costs", Map.of("gpt-4o-mini", Map.of("prompt_token_cost", 0.00000015, "completion_token_cost", 0.0000006,
+                        "effective_date", "2020-01-01T00:00:00Z")))).post("/cost/create").then().statusCode(200);
+
         String origin = base.toString().replaceAll("/$", "");
-        Process node = new ProcessBuilder("node", "first-page.mjs", origin, key, project, "10")
+        measure(origin, key, project, "10", "");
+        measure(origin, key, project, "5", "sort=tokens&dir=desc");
+        measure(origin, key, project, "5", "sort=cost&dir=desc");
+    }
+
+    private static void measure(String origin, String key, String project, String runs, String sort) throws Exception {
+        Process node = new ProcessBuilder("node", "first-page.mjs", origin, key, project, runs, sort)
                 .directory(Path.of("src/test/browser").toFile()).redirectErrorStream(true).start();
         assertTrue(node.waitFor(300, TimeUnit.SECONDS), "the page measurement did not finish");
         String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

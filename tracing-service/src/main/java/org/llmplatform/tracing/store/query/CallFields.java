@@ -44,7 +44,12 @@ public final class CallFields implements FieldResolver {
             Map.entry("summary.weave.status", text("tracing.call_status(c.exception, c.ended_at, c.summary)")),
             Map.entry("summary.weave.latency_ms",
                     new Column("tracing.call_latency_ms(c.started_at, c.ended_at)", SqlType.INT)),
-            Map.entry("summary.weave.trace_name", text("tracing.call_trace_name(c.display_name, c.op_name)")));
+            Map.entry("summary.weave.trace_name", text("tracing.call_trace_name(c.display_name, c.op_name)")),
+            // Ours, not the reference's: the usage totals the console's calls table shows and sorts by (migration
+            // V12). Null without usage (or, for the cost, without a price), so such calls sort last either way.
+            Map.entry("summary.weave.total_tokens", new Column("c.usage_total_tokens", SqlType.INT)),
+            Map.entry("summary.weave.total_cost",
+                    new Column("tracing.usage_total_cost(c.project_id, c.started_at, c.summary)", SqlType.DOUBLE)));
 
     private static final Map<String, String> WB_ALIASES = Map.of("wb_user_id", "svc_user_id", "wb_run_id", "svc_run_id",
             "wb_run_step", "svc_run_step", "wb_run_step_end", "svc_run_step_end");
