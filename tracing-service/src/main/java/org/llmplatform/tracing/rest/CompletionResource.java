@@ -17,9 +17,11 @@ import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.service.completion.CompletionService;
+import org.llmplatform.tracing.http.JsonLinesBody;
+import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.service.completion.CompletionService.CompletionRequest;
 import org.llmplatform.tracing.service.completion.CompletionService.CompletionsCreated;
+import org.llmplatform.tracing.service.completion.CompletionService;
 
 /** {@code /completions/create} (JSON) and {@code /completions/create_stream} (JSON Lines). */
 @Path("/completions")
@@ -56,7 +58,7 @@ public class CompletionResource {
         CompletionRequest accepted = toRequest(request, authorization, keyHeader);
         return RestMulti.fromMultiData(completions.createStream(accepted).map(Buffer::buffer))
                 .status(200)
-                .header(HttpHeaders.CONTENT_TYPE, CallsResource.jsonLinesType(accept))
+                .header(HttpHeaders.CONTENT_TYPE, JsonLinesBody.contentType(accept))
                 .encodeAsJsonArray(false)
                 .build();
     }

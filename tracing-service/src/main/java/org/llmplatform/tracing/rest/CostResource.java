@@ -15,10 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.service.cost.CostService;
-import org.llmplatform.tracing.service.RowsQuery;
+import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.query.RowsQuery;
+import org.llmplatform.tracing.query.SortBy;
 import org.llmplatform.tracing.service.cost.CostService.NewPrice;
-import org.llmplatform.tracing.service.RowsQuery.SortKeyRequest;
+import org.llmplatform.tracing.service.cost.CostService;
 
 /** {@code /cost/create}, {@code /cost/query} and {@code /cost/purge}. */
 @Path("/cost")
@@ -47,13 +48,8 @@ public class CostResource {
     @StrictRequest
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record CostQueryReq(String projectId, List<String> fields, JsonNode query, List<SortByReq> sortBy, Long limit,
+    record CostQueryReq(String projectId, List<String> fields, JsonNode query, List<SortBy> sortBy, Long limit,
             Long offset) {
-    }
-
-    @StrictRequest
-    @RegisterForReflection
-    record SortByReq(String field, String direction) {
     }
 
     @RegisterForReflection
@@ -93,10 +89,8 @@ public class CostResource {
     @Path("query")
     public Uni<CostQueryRes> query(CostQueryReq request) {
         required(request);
-        List<SortKeyRequest> sortBy = request.sortBy() == null ? null : request.sortBy().stream()
-                .map(key -> key == null ? null : new SortKeyRequest(key.field(), key.direction())).toList();
-        return costs.query(new RowsQuery(request.projectId(), request.fields(), request.query(), sortBy, request.limit(),
-                request.offset())).map(CostQueryRes::new);
+        return costs.query(RowsQuery.of(request.projectId(), request.fields(), request.query(), request.sortBy(),
+                request.limit(), request.offset())).map(CostQueryRes::new);
     }
 
     @POST

@@ -7,9 +7,10 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
+import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.query.RowsQuery;
+import org.llmplatform.tracing.query.SortBy;
 import org.llmplatform.tracing.service.feedback.FeedbackService.FeedbackCreated;
-import org.llmplatform.tracing.service.RowsQuery;
-import org.llmplatform.tracing.service.RowsQuery.SortKeyRequest;
 import org.llmplatform.tracing.service.feedback.NewFeedback;
 
 /** The strict request envelopes of the feedback endpoints; {@code svc_user_id} is accepted and ignored. */
@@ -53,19 +54,12 @@ final class FeedbackEnvelopes {
     @StrictRequest
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record FeedbackQueryReq(String projectId, List<String> fields, JsonNode query, List<SortByReq> sortBy, Long limit,
+    record FeedbackQueryReq(String projectId, List<String> fields, JsonNode query, List<SortBy> sortBy, Long limit,
             Long offset) {
 
         RowsQuery toQuery() {
-            return new RowsQuery(projectId, fields, query, sortBy == null ? null : sortBy.stream()
-                    .map(key -> key == null ? null : new SortKeyRequest(key.field(), key.direction())).toList(),
-                    limit, offset);
+            return RowsQuery.of(projectId, fields, query, sortBy, limit, offset);
         }
-    }
-
-    @StrictRequest
-    @RegisterForReflection
-    record SortByReq(String field, String direction) {
     }
 
     @RegisterForReflection

@@ -13,8 +13,9 @@ import java.util.Map;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.service.file.FileService;
+import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.service.file.FileService.Upload;
+import org.llmplatform.tracing.service.file.FileService;
 
 /** {@code /file/create} and {@code /file/content}, and the {@code /files/*} spellings the Python client uses. */
 @Path("/")

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
+import org.llmplatform.tracing.http.StrictRequest;
 
 /** The request envelopes (strict) and insert payloads (lenient) of the object endpoints. */
 final class ObjectEnvelopes {

@@ -10,6 +10,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.service.refs.RefResolver;
 
 /** {@code /refs/read_batch}: the values of up to 1,000 object and op refs, in order. */

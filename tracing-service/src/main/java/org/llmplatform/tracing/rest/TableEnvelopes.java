@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.service.tables.TableService.RowSchema;
 import org.llmplatform.tracing.service.tables.TableService.SortRequest;
 import org.llmplatform.tracing.service.tables.TableService.TableEdit;

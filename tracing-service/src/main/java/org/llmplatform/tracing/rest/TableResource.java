@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.nio.charset.StandardCharsets;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.http.JsonLinesBody;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableCreateReq;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryReq;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryRes;
@@ -20,9 +21,9 @@ import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryStatsBatchRes;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryStatsReq;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableQueryStatsRes;
 import org.llmplatform.tracing.rest.TableEnvelopes.TableUpdateReq;
-import org.llmplatform.tracing.service.tables.TableService;
 import org.llmplatform.tracing.service.tables.TableService.TableCreated;
 import org.llmplatform.tracing.service.tables.TableService.TableUpdated;
+import org.llmplatform.tracing.service.tables.TableService;
 
 /** {@code /table/create|update|query|query_stream|query_stats|query_stats_batch}. */
 @Path("/table")
@@ -68,7 +69,7 @@ public class TableResource {
         return RestMulti.fromMultiData(tables.streamLines(request.toQuery())
                         .map(lines -> Buffer.buffer(lines.getBytes(StandardCharsets.UTF_8))))
                 .status(200)
-                .header(HttpHeaders.CONTENT_TYPE, CallsResource.jsonLinesType(accept))
+                .header(HttpHeaders.CONTENT_TYPE, JsonLinesBody.contentType(accept))
                 .encodeAsJsonArray(false)
                 .build();
     }

@@ -15,9 +15,11 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.service.CallQueryService.SortBy;
-import org.llmplatform.tracing.service.ThreadService;
+import org.llmplatform.tracing.http.JsonLinesBody;
+import org.llmplatform.tracing.query.SortBy;
+import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.service.ThreadService.ThreadsRequest;
+import org.llmplatform.tracing.service.ThreadService;
 import org.llmplatform.tracing.store.ThreadStore.ThreadRow;
 
 /** {@code /threads/stream_query}: JSON Lines of {@code ThreadSchema}. */
@@ -29,7 +31,7 @@ public class ThreadResource {
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record ThreadsQueryReq(String projectId, ThreadsQueryFilter filter, Long limit, Long offset,
-            List<CallQueryEnvelopes.SortByReq> sortBy) {
+            List<SortBy> sortBy) {
     }
 
     @StrictRequest
@@ -61,12 +63,10 @@ public class ThreadResource {
         ThreadsQueryFilter filter = request.filter();
         ThreadsRequest query = new ThreadsRequest(request.projectId(), filter == null ? null : filter.afterDatetime(),
                 filter == null ? null : filter.beforeDatetime(), filter == null ? null : filter.threadIds(),
-                request.sortBy() == null ? null : request.sortBy().stream()
-                        .map(key -> key == null ? null : new SortBy(key.field(), key.direction())).toList(),
-                request.limit(), request.offset());
+                request.sortBy(), request.limit(), request.offset());
         return RestMulti.fromMultiData(threads.stream(query).map(this::jsonLine))
                 .status(200)
-                .header(HttpHeaders.CONTENT_TYPE, CallsResource.jsonLinesType(accept))
+                .header(HttpHeaders.CONTENT_TYPE, JsonLinesBody.contentType(accept))
                 .encodeAsJsonArray(false)
                 .build();
     }

@@ -17,6 +17,16 @@ public final class Timestamps {
 
     /** Accepts {@code Z} or {@code ±hh:mm} offsets; a value without one is UTC, as pydantic reads it. */
     public static OffsetDateTime parse(String value, List<Object> loc) {
+        OffsetDateTime parsed = parseOrNull(value);
+        if (parsed == null) {
+            throw ApiException.invalidField("datetime_from_date_parsing", loc,
+                    "Input should be a valid ISO-8601 datetime, such as 2025-01-01T12:00:00Z", value);
+        }
+        return parsed;
+    }
+
+    /** {@link #parse} for a value that is not the caller's field: null when it is no datetime. */
+    public static OffsetDateTime parseOrNull(String value) {
         String text = value.length() > 10 && value.charAt(10) == ' '
                 ? value.substring(0, 10) + 'T' + value.substring(11)
                 : value;
@@ -27,8 +37,7 @@ public final class Timestamps {
                     : ((LocalDateTime) parsed).atOffset(ZoneOffset.UTC);
             return instant.withOffsetSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         } catch (DateTimeParseException e) {
-            throw ApiException.invalidField("datetime_from_date_parsing", loc,
-                    "Input should be a valid ISO-8601 datetime, such as 2025-01-01T12:00:00Z", value);
+            return null;
         }
     }
 

@@ -14,10 +14,10 @@ import java.util.UUID;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.store.CallEndRow;
-import org.llmplatform.tracing.store.CallStartRow;
+import org.llmplatform.tracing.calls.CallEndRow;
+import org.llmplatform.tracing.calls.CallStartRow;
+import org.llmplatform.tracing.calls.CallStore;
 import org.llmplatform.tracing.service.completion.CompletionService;
-import org.llmplatform.tracing.store.CallStore;
 
 /**
  * Records each chat completion the inference gateway reports as a finished call in the caller's

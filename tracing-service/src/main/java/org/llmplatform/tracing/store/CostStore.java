@@ -5,7 +5,11 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
-import org.llmplatform.tracing.store.query.SqlStatement;
+import org.llmplatform.tracing.query.JsonRows;
+import org.llmplatform.tracing.query.CostFields;
+import org.llmplatform.tracing.query.QuerySql;
+import org.llmplatform.tracing.query.RowsQuery;
+import org.llmplatform.tracing.query.SqlParams;
 
 /** The SQL over {@code tracing.llm_token_prices}. */
 @ApplicationScoped
@@ -43,8 +47,13 @@ public class CostStore {
         return pool.preparedQuery(PURGE).execute(Tuple.of(projectId, ids.toArray(String[]::new))).replaceWithVoid();
     }
 
-    /** The JSON text of each result row. */
-    public Uni<List<String>> query(SqlStatement statement) {
-        return JsonRows.query(pool, statement);
+    /**
+     * The JSON text of each result row. Always this project's own prices, whether or not a query is given (the
+     * reference scopes only without one).
+     */
+    public Uni<List<String>> query(RowsQuery query) {
+        SqlParams params = new SqlParams();
+        String scope = "p.pricing_level = 'project' AND p.pricing_level_id = " + params.bind(query.projectId(), "text");
+        return JsonRows.query(pool, QuerySql.rows(CostFields.INSTANCE, scope, params, query));
     }
 }

@@ -7,18 +7,18 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
-import org.llmplatform.tracing.store.query.SqlStatement;
+import org.llmplatform.tracing.query.SqlStatement;
 
 /**
  * Streams a query's rows through a server-side cursor with back-pressure: PostgreSQL is read only as
  * fast as the subscriber requests, {@link #FETCH_SIZE} rows per round trip. The cursor lives in a
  * transaction on its own connection, released when the stream ends, fails or is cancelled.
  */
-final class Cursors {
+public final class Cursors {
 
     static final int FETCH_SIZE = 1000;
 
-    static Multi<Row> stream(Pool pool, SqlStatement statement) {
+    public static Multi<Row> stream(Pool pool, SqlStatement statement) {
         return Multi.createFrom().resourceFromUni(() -> pool.getConnection().chain(Cursor::open),
                         cursor -> cursor.rows(statement))
                 .withFinalizer(Cursor::close);

@@ -9,8 +9,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.store.query.SqlStatement;
+import org.llmplatform.tracing.common.RefusedWriteException;
+import org.llmplatform.tracing.query.JsonRows;
+import org.llmplatform.tracing.query.FeedbackFields;
+import org.llmplatform.tracing.query.QuerySql;
+import org.llmplatform.tracing.query.RowsQuery;
+import org.llmplatform.tracing.query.SqlParams;
 
 /** The SQL over {@code tracing.feedback}. */
 @ApplicationScoped
@@ -46,9 +50,11 @@ public class FeedbackStore {
         return pool.preparedQuery(PURGE).execute(Tuple.of(projectId, ids.toArray(String[]::new))).replaceWithVoid();
     }
 
-    /** The JSON text of each result row. */
-    public Uni<List<String>> query(SqlStatement statement) {
-        return JsonRows.query(pool, statement);
+    /** The JSON text of each result row of the query, in its project. */
+    public Uni<List<String>> query(RowsQuery query) {
+        SqlParams params = new SqlParams();
+        String scope = "f.project_id = " + params.bind(query.projectId(), "text");
+        return JsonRows.query(pool, QuerySql.rows(FeedbackFields.INSTANCE, scope, params, query));
     }
 
     private static Uni<Void> insert(SqlClient client, List<FeedbackRow> rows) {
@@ -62,10 +68,10 @@ public class FeedbackStore {
 
     private static Throwable refused(PgException failure) {
         if (UNIQUE_VIOLATION.equals(failure.getSqlState())) {
-            return ApiException.conflict("A feedback with this id already exists");
+            return RefusedWriteException.duplicateId("A feedback with this id already exists");
         }
         if (NUL_CHARACTER_STATES.contains(failure.getSqlState())) {
-            return ApiException.badRequest("Strings may not contain the NUL character (\\u0000)");
+            return RefusedWriteException.nulCharacter(null);
         }
         return failure;
     }

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.store.query.SqlStatement;
+import org.llmplatform.tracing.query.InvalidQueryException;
+import org.llmplatform.tracing.query.SqlStatement;
 
 /**
  * The SQL over {@code tracing.table_rows} and {@code tracing.tables}. Rows are written in chunks of
@@ -175,7 +175,7 @@ public class TableStore {
     private static Throwable refused(Throwable failure) {
         PgException pg = (PgException) failure;
         if (SQL_INVALID_TEXT.equals(pg.getSqlState())) {
-            return ApiException.badRequest("Rows holding the character U+0000 cannot be sorted");
+            return InvalidQueryException.unsupported("Rows holding the character U+0000 cannot be sorted");
         }
         return failure;
     }

@@ -7,10 +7,10 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.store.query.SortKey;
-import org.llmplatform.tracing.store.query.SqlParams;
-import org.llmplatform.tracing.store.query.SqlStatement;
+import org.llmplatform.tracing.query.InvalidQueryException;
+import org.llmplatform.tracing.query.SortKey;
+import org.llmplatform.tracing.query.SqlParams;
+import org.llmplatform.tracing.query.SqlStatement;
 
 /**
  * Threads (spec section 14): the turn calls (visible, {@code id = turn_id}, with a thread) grouped by
@@ -91,7 +91,7 @@ public class ThreadStore {
         for (SortKey key : sortBy) {
             String column = SORTABLE.get(key.field());
             if (column == null) {
-                throw ApiException.badRequest("Unsupported sort field: " + key.field());
+                throw InvalidQueryException.unsupported("Unsupported sort field: " + key.field());
             }
             keys.add(column + (column.equals("thread_id") ? " COLLATE \"C\"" : "") + (key.descending() ? " DESC" : " ASC")
                     + " NULLS LAST");

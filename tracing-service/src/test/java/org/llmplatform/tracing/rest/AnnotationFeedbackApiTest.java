@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
 
 /** Annotation feedback is checked against the AnnotationSpec object its annotation_ref names. */
 @QuarkusTest

@@ -25,8 +25,9 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
-import org.llmplatform.tracing.client.FakeInferenceGateway;
+import org.llmplatform.tracing.TraceClient;
 import org.llmplatform.tracing.client.FakeInferenceGateway.Received;
+import org.llmplatform.tracing.client.FakeInferenceGateway;
 
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)

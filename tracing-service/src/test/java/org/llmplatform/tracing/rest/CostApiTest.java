@@ -13,6 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
+import org.llmplatform.tracing.calls.CallQueryApiTest;
 
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
+import org.llmplatform.tracing.calls.CallQueryApiTest;
 
 /**
  * The configured default price table (the test profile prices {@code default-priced-llm} at 0.25 per

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
+import org.llmplatform.tracing.TraceClient;
 
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)

@@ -20,6 +20,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.model.Topics;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
 
 /** Each new object version reaches {@code artifact.events} through the outbox; a re-publish does not. */
 @QuarkusTest

@@ -40,6 +40,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
+import org.llmplatform.tracing.TraceClient;
 
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)

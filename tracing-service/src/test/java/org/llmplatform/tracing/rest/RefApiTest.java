@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
+import org.llmplatform.tracing.TraceClient;
 
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)

@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
 
 /**
  * The Weave TypeScript SDK ({@code npm weave} 0.11.1, unmodified, Node 20) against the running service

@@ -20,12 +20,12 @@ import java.util.Set;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.calls.CallEndRow;
+import org.llmplatform.tracing.calls.CallStartRow;
+import org.llmplatform.tracing.calls.CallStore;
 import org.llmplatform.tracing.client.GatewayError;
 import org.llmplatform.tracing.client.InferenceGatewayClient;
 import org.llmplatform.tracing.service.Uuids;
-import org.llmplatform.tracing.store.CallEndRow;
-import org.llmplatform.tracing.store.CallStartRow;
-import org.llmplatform.tracing.store.CallStore;
 
 /**
  * {@code /completions/create} and {@code /completions/create_stream}: the chat completion runs on the

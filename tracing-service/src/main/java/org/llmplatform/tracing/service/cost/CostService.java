@@ -13,24 +13,20 @@ import java.util.Map;
 import java.util.UUID;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.service.RowsQuery;
+import org.llmplatform.tracing.query.Expr.Compare;
+import org.llmplatform.tracing.query.Expr.Comparison;
+import org.llmplatform.tracing.query.Expr.GetField;
+import org.llmplatform.tracing.query.Expr.In;
+import org.llmplatform.tracing.query.Expr.Literal;
+import org.llmplatform.tracing.query.Expr.Operation;
+import org.llmplatform.tracing.query.Expr.Or;
+import org.llmplatform.tracing.query.Expr;
+import org.llmplatform.tracing.query.ExprParser;
+import org.llmplatform.tracing.query.RowsQuery;
 import org.llmplatform.tracing.service.StoredJson;
 import org.llmplatform.tracing.service.Timestamps;
 import org.llmplatform.tracing.store.CostRow;
 import org.llmplatform.tracing.store.CostStore;
-import org.llmplatform.tracing.store.query.CostFields;
-import org.llmplatform.tracing.store.query.Expr;
-import org.llmplatform.tracing.store.query.Expr.Compare;
-import org.llmplatform.tracing.store.query.Expr.Comparison;
-import org.llmplatform.tracing.store.query.Expr.GetField;
-import org.llmplatform.tracing.store.query.Expr.In;
-import org.llmplatform.tracing.store.query.Expr.Literal;
-import org.llmplatform.tracing.store.query.Expr.Operation;
-import org.llmplatform.tracing.store.query.Expr.Or;
-import org.llmplatform.tracing.store.query.ExprParser;
-import org.llmplatform.tracing.store.query.RowsQuerySql;
-import org.llmplatform.tracing.store.query.SortKey;
-import org.llmplatform.tracing.store.query.SqlParams;
 
 /** Project LLM prices (spec section 12.2): create, query and purge; the caller is the creator. */
 @ApplicationScoped
@@ -65,16 +61,9 @@ public class CostService {
         return store.insert(rows).replaceWith(rows.stream().map(row -> List.of(row.id(), row.llmId())).toList());
     }
 
-    public Uni<List<JsonNode>> query(RowsQuery request) {
-        String project = project(request.projectId());
-        request.checkPage();
-        Operation operation = request.operation();
-        List<SortKey> sortBy = request.sortKeys();
-        SqlParams params = new SqlParams();
-        // Always this project's own prices, whether or not a query is given (the reference scopes only without one).
-        String scope = "p.pricing_level = 'project' AND p.pricing_level_id = " + params.bind(project, "text");
-        return store.query(RowsQuerySql.select(CostFields.INSTANCE, scope, params, request.fields(), operation, sortBy,
-                request.limit(), request.offset())).map(rows -> rows.stream().map(this::parse).toList());
+    public Uni<List<JsonNode>> query(RowsQuery query) {
+        project(query.projectId());
+        return store.query(query).map(rows -> rows.stream().map(this::parse).toList());
     }
 
     /** Only id queries ($eq on id, $in on id, or an $or of $eq on id) may purge. */
@@ -83,7 +72,7 @@ public class CostService {
         if (query == null || query.isNull()) {
             throw ApiException.missingField("query");
         }
-        return store.purge(project, purgedIds(ExprParser.parseQuery(query, List.of("body", "query"))));
+        return store.purge(project, purgedIds(ExprParser.parseQuery(query)));
     }
 
     private CostRow toRow(String project, String llmId, NewPrice price, OffsetDateTime now) {

@@ -16,22 +16,18 @@ import java.util.List;
 import java.util.UUID;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.service.Timestamps;
-import org.llmplatform.tracing.service.RowsQuery;
+import org.llmplatform.tracing.query.Expr.Compare;
+import org.llmplatform.tracing.query.Expr.Comparison;
+import org.llmplatform.tracing.query.Expr.GetField;
+import org.llmplatform.tracing.query.Expr.Literal;
+import org.llmplatform.tracing.query.Expr.Operation;
+import org.llmplatform.tracing.query.Expr.Or;
+import org.llmplatform.tracing.query.ExprParser;
+import org.llmplatform.tracing.query.RowsQuery;
 import org.llmplatform.tracing.service.StoredJson;
+import org.llmplatform.tracing.service.Timestamps;
 import org.llmplatform.tracing.store.FeedbackRow;
 import org.llmplatform.tracing.store.FeedbackStore;
-import org.llmplatform.tracing.store.query.Expr.Compare;
-import org.llmplatform.tracing.store.query.Expr.Comparison;
-import org.llmplatform.tracing.store.query.Expr.GetField;
-import org.llmplatform.tracing.store.query.Expr.Literal;
-import org.llmplatform.tracing.store.query.Expr.Operation;
-import org.llmplatform.tracing.store.query.Expr.Or;
-import org.llmplatform.tracing.store.query.ExprParser;
-import org.llmplatform.tracing.store.query.FeedbackFields;
-import org.llmplatform.tracing.store.query.RowsQuerySql;
-import org.llmplatform.tracing.store.query.SqlParams;
-import org.llmplatform.tracing.store.query.SortKey;
 
 /** Creating, querying, purging and replacing feedback (spec section 12.1); the caller is always the owner. */
 @ApplicationScoped
@@ -88,19 +84,13 @@ public class FeedbackService {
         if (query == null || query.isNull()) {
             throw ApiException.missingField("query");
         }
-        Operation operation = ExprParser.parseQuery(query, List.of("body", "query"));
+        Operation operation = ExprParser.parseQuery(query);
         return store.purge(project, purgedIds(operation));
     }
 
-    public Uni<List<JsonNode>> query(RowsQuery request) {
-        String project = project(request.projectId());
-        request.checkPage();
-        Operation operation = request.operation();
-        List<SortKey> sortBy = request.sortKeys();
-        SqlParams params = new SqlParams();
-        String scope = "f.project_id = " + params.bind(project, "text");
-        return store.query(RowsQuerySql.select(FeedbackFields.INSTANCE, scope, params, request.fields(), operation, sortBy,
-                request.limit(), request.offset())).map(rows -> rows.stream().map(this::parse).toList());
+    public Uni<List<JsonNode>> query(RowsQuery query) {
+        project(query.projectId());
+        return store.query(query).map(rows -> rows.stream().map(this::parse).toList());
     }
 
     private FeedbackRow toRow(NewFeedback feedback, List<Object> at) {

@@ -8,15 +8,15 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.calls.CallEndRow;
+import org.llmplatform.tracing.calls.CallStartRow;
+import org.llmplatform.tracing.calls.CallStore;
 import org.llmplatform.tracing.service.otel.OtlpModel.Attribute;
 import org.llmplatform.tracing.service.otel.OtlpModel.ExportRequest;
 import org.llmplatform.tracing.service.otel.OtlpModel.ResourceSpans;
 import org.llmplatform.tracing.service.otel.OtlpModel.ScopeSpans;
 import org.llmplatform.tracing.service.otel.OtlpModel.Span;
 import org.llmplatform.tracing.service.otel.SpanToCall.MappedCall;
-import org.llmplatform.tracing.store.CallEndRow;
-import org.llmplatform.tracing.store.CallStartRow;
-import org.llmplatform.tracing.store.CallStore;
 
 /**
  * OTLP trace export (spec section 13): every acceptable span becomes a complete call, written as a

@@ -17,16 +17,16 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.llmplatform.tracing.service.OversizedColumns;
+import org.llmplatform.tracing.calls.CallEndRow;
+import org.llmplatform.tracing.calls.CallStartRow;
+import org.llmplatform.tracing.calls.OversizedColumns;
+import org.llmplatform.tracing.calls.WeaveRefs;
 import org.llmplatform.tracing.service.Timestamps;
-import org.llmplatform.tracing.service.WeaveRefs;
 import org.llmplatform.tracing.service.otel.OtlpModel.Event;
 import org.llmplatform.tracing.service.otel.OtlpModel.Link;
 import org.llmplatform.tracing.service.otel.OtlpModel.ResourceSpans;
 import org.llmplatform.tracing.service.otel.OtlpModel.ScopeSpans;
 import org.llmplatform.tracing.service.otel.OtlpModel.Span;
-import org.llmplatform.tracing.store.CallEndRow;
-import org.llmplatform.tracing.store.CallStartRow;
 
 /**
  * One span as one call (spec section 13.2, the reference's {@code Span.to_call}): ids and times from the

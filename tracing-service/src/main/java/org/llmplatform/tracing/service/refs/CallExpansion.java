@@ -12,10 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.llmplatform.tracing.service.CallSchema;
+import org.llmplatform.tracing.calls.CallSchema;
+import org.llmplatform.tracing.query.CallFields;
 import org.llmplatform.tracing.service.StoredJson;
 import org.llmplatform.tracing.service.refs.RefResolver.Root;
-import org.llmplatform.tracing.store.query.CallFields;
 
 /**
  * {@code expand_columns} of calls queries (spec section 4.8): shallowest column first, an object or op

@@ -200,7 +200,7 @@ public class TableService {
         });
     }
 
-    private org.llmplatform.tracing.store.query.SqlStatement statement(TableQuery query) {
+    private org.llmplatform.tracing.query.SqlStatement statement(TableQuery query) {
         String project = caller.requireProject(query.projectId()).toString();
         if (query.digest() == null) {
             throw ApiException.missingField("digest");
