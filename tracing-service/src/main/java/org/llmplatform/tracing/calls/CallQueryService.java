@@ -9,8 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallQueryStore.CallStats;
+import org.llmplatform.tracing.common.StoredJson;
 import org.llmplatform.tracing.query.Page;
-import org.llmplatform.tracing.service.StoredJson;
 
 /** {@code calls/stream_query}, {@code calls/query}, {@code calls/query_stats} and {@code call/read}: the caller's project, then the query in SQL. */
 @ApplicationScoped

@@ -11,12 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.llmplatform.tracing.common.Cursors;
 import org.llmplatform.tracing.query.CallFields;
 import org.llmplatform.tracing.query.QuerySql;
 import org.llmplatform.tracing.query.SortKey;
 import org.llmplatform.tracing.query.SqlParams;
 import org.llmplatform.tracing.query.SqlStatement;
-import org.llmplatform.tracing.store.Cursors;
 
 /**
  * Runs calls queries, streamed through a server-side cursor or counted, and builds their SQL (spec sections

@@ -18,8 +18,8 @@ import java.util.Map;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.WeaveSummary.CallFacts;
-import org.llmplatform.tracing.service.Timestamps;
-import org.llmplatform.tracing.service.Uuids;
+import org.llmplatform.tracing.common.Timestamps;
+import org.llmplatform.tracing.common.Uuids;
 
 /**
  * Starting, ending and reading calls in a project the caller may use. The caller, never the body,

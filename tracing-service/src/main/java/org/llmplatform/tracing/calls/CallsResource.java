@@ -21,7 +21,7 @@ import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryRes;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryStatsReq;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryStatsRes;
 import org.llmplatform.tracing.http.JsonLinesBody;
-import org.llmplatform.tracing.service.refs.CallExpansion;
+import org.llmplatform.tracing.refs.CallExpansion;
 
 /** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, and query_stats. */
 @Path("/calls")

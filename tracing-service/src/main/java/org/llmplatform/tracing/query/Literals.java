@@ -6,7 +6,7 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Locale;
-import org.llmplatform.tracing.service.Timestamps;
+import org.llmplatform.tracing.common.Timestamps;
 
 /** Turns a {@code $literal} into the Java value bound for a parameter of a given type. */
 final class Literals {
