@@ -25,4 +25,14 @@ public record CallStartRow(
         String svcRunId,
         Long svcRunStep,
         String otelDumpJson) {
+
+    /**
+     * The start of a call this service makes itself: a trace root outside any thread or run, without a display
+     * name, a span or refs in its inputs.
+     */
+    public static CallStartRow serverMade(String projectId, String id, String traceId, String opName,
+            OffsetDateTime startedAt, String attributesJson, String inputsJson, String svcUserId) {
+        return new CallStartRow(projectId, id, traceId, null, null, null, opName, null, null, startedAt, attributesJson,
+                inputsJson, List.of(), svcUserId, null, null, null);
+    }
 }

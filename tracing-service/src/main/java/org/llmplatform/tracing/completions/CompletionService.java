@@ -201,8 +201,8 @@ public class CompletionService {
     }
 
     private CallStartRow startRow(Accepted accepted, String id, OffsetDateTime startedAt) {
-        return new CallStartRow(accepted.projectId(), id, Uuids.v7().toString(), null, null, null, OP_NAME, null, null,
-                startedAt, "{}", accepted.inputs().toString(), List.of(), accepted.userName(), null, null, null);
+        return CallStartRow.serverMade(accepted.projectId(), id, Uuids.v7().toString(), OP_NAME, startedAt, "{}",
+                accepted.inputs().toString(), accepted.userName());
     }
 
     private static CallEndRow endRow(Accepted accepted, String id, JsonNode output, JsonNode usage, String exception) {

@@ -5,11 +5,10 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
-import org.llmplatform.tracing.query.JsonRows;
 import org.llmplatform.tracing.query.CostFields;
+import org.llmplatform.tracing.query.JsonRows;
 import org.llmplatform.tracing.query.QuerySql;
 import org.llmplatform.tracing.query.RowsQuery;
-import org.llmplatform.tracing.query.SqlParams;
 
 /** The SQL over {@code tracing.llm_token_prices}. */
 @ApplicationScoped
@@ -52,8 +51,7 @@ public class CostStore {
      * reference scopes only without one).
      */
     public Uni<List<String>> query(RowsQuery query) {
-        SqlParams params = new SqlParams();
-        String scope = "p.pricing_level = 'project' AND p.pricing_level_id = " + params.bind(query.projectId(), "text");
-        return JsonRows.query(pool, QuerySql.rows(CostFields.INSTANCE, scope, params, query));
+        return JsonRows.query(pool,
+                QuerySql.rows(CostFields.INSTANCE, "p.pricing_level = 'project' AND p.pricing_level_id = %s", query));
     }
 }

@@ -10,11 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.llmplatform.tracing.common.RefusedWriteException;
-import org.llmplatform.tracing.query.JsonRows;
 import org.llmplatform.tracing.query.FeedbackFields;
+import org.llmplatform.tracing.query.JsonRows;
 import org.llmplatform.tracing.query.QuerySql;
 import org.llmplatform.tracing.query.RowsQuery;
-import org.llmplatform.tracing.query.SqlParams;
 
 /** The SQL over {@code tracing.feedback}. */
 @ApplicationScoped
@@ -52,9 +51,7 @@ public class FeedbackStore {
 
     /** The JSON text of each result row of the query, in its project. */
     public Uni<List<String>> query(RowsQuery query) {
-        SqlParams params = new SqlParams();
-        String scope = "f.project_id = " + params.bind(query.projectId(), "text");
-        return JsonRows.query(pool, QuerySql.rows(FeedbackFields.INSTANCE, scope, params, query));
+        return JsonRows.query(pool, QuerySql.rows(FeedbackFields.INSTANCE, "f.project_id = %s", query));
     }
 
     private static Uni<Void> insert(SqlClient client, List<FeedbackRow> rows) {

@@ -1,14 +1,14 @@
 package org.llmplatform.tracing.objects;
 
 import java.util.List;
+import org.llmplatform.tracing.query.Page;
 
 /**
- * The filters of {@code objs/query} (null = no constraint) and its page; {@code sortBy} holds only the
- * honoured fields ({@code object_id}, {@code created_at}) with their direction.
+ * A validated {@code objs/query}, from the resource to the SQL: the filter, the honoured sort fields
+ * ({@code object_id}, {@code created_at}) with their direction, the page, and what each returned version shows.
  */
-public record ObjectQuery(String projectId, List<String> objectIds, Boolean isOp, boolean latestOnly,
-        List<String> baseObjectClasses, List<String> excludeBaseObjectClasses, List<String> leafObjectClasses,
-        List<Sort> sortBy, Long limit, Long offset) {
+public record ObjectQuery(String projectId, ObjectVersionFilter filter, List<Sort> sortBy, Page page,
+        boolean metadataOnly, boolean includeStorageSize) {
 
     public record Sort(String column, boolean descending) {
     }

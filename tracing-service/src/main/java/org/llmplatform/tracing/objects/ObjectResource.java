@@ -6,9 +6,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjCreateReq;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjCreateRes;
@@ -19,10 +16,7 @@ import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjQueryRes;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjReadReq;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjReadRes;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjSchemaForInsert;
-import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjectVersionFilter;
-import org.llmplatform.tracing.objects.ObjectEnvelopes.SortByReq;
 import org.llmplatform.tracing.objects.ObjectService.NewObject;
-import org.llmplatform.tracing.objects.ObjectService.ObjectsQuery;
 
 /** {@code /obj/create}, {@code /obj/read}, {@code /obj/delete} and {@code /objs/query}. */
 @Path("/")
@@ -64,12 +58,7 @@ public class ObjectResource {
         if (request == null) {
             throw ApiException.missingField("project_id");
         }
-        ObjectVersionFilter filter = request.filter() == null
-                ? new ObjectVersionFilter(null, null, null, null, null, null) : request.filter();
-        return objects.query(new ObjectsQuery(request.projectId(), filter.objectIds(), filter.isOp(), filter.latestOnly(),
-                filter.baseObjectClasses(), filter.excludeBaseObjectClasses(), filter.leafObjectClasses(),
-                honouredSorts(request.sortBy()), request.limit(), request.offset(), request.metadataOnly(),
-                request.includeStorageSize())).map(ObjQueryRes::new);
+        return objects.query(request.toQuery()).map(ObjQueryRes::new);
     }
 
     @POST
@@ -79,27 +68,5 @@ public class ObjectResource {
             throw ApiException.missingField("project_id");
         }
         return objects.delete(request.projectId(), request.objectId(), request.digests()).map(ObjDeleteRes::new);
-    }
-
-    /** The reference sorts objects only by {@code object_id} and {@code created_at}, ignoring other fields. */
-    private static List<ObjectQuery.Sort> honouredSorts(List<SortByReq> sortBy) {
-        List<ObjectQuery.Sort> sorts = new ArrayList<>();
-        if (sortBy == null) {
-            return sorts;
-        }
-        for (SortByReq sort : sortBy) {
-            if (sort == null || sort.field() == null) {
-                throw ApiException.invalidField("missing", List.of("body", "sort_by", "field"), "Field required", null);
-            }
-            String direction = sort.direction() == null ? "asc" : sort.direction().toLowerCase(Locale.ROOT);
-            if (!direction.equals("asc") && !direction.equals("desc")) {
-                throw ApiException.invalidField("literal_error", List.of("body", "sort_by", "direction"),
-                        "Input should be 'asc' or 'desc'", sort.direction());
-            }
-            if (sort.field().equals("object_id") || sort.field().equals("created_at")) {
-                sorts.add(new ObjectQuery.Sort(sort.field(), direction.equals("desc")));
-            }
-        }
-        return sorts;
     }
 }

@@ -33,11 +33,6 @@ public class ObjectService {
     }
 
     /** The filters and page of {@code objs/query}; null lists constrain nothing. */
-    public record ObjectsQuery(String projectId, List<String> objectIds, Boolean isOp, Boolean latestOnly,
-            List<String> baseObjectClasses, List<String> excludeBaseObjectClasses, List<String> leafObjectClasses,
-            List<ObjectQuery.Sort> sortBy, Long limit, Long offset, boolean metadataOnly, boolean includeStorageSize) {
-    }
-
     private final ObjectStore store;
     private final ObjectVersionEvents events;
     private final CurrentPrincipal caller;
@@ -97,19 +92,10 @@ public class ObjectService {
         });
     }
 
-    public Uni<List<ObjectNode>> query(ObjectsQuery request) {
-        String project = caller.requireProject(request.projectId()).toString();
-        if (request.limit() != null && request.limit() < 0) {
-            throw ApiException.badRequest("Limit must be a positive integer");
-        }
-        if (request.offset() != null && request.offset() < 0) {
-            throw ApiException.badRequest("Offset must be a positive integer");
-        }
-        ObjectQuery query = new ObjectQuery(project, request.objectIds(), request.isOp(),
-                Boolean.TRUE.equals(request.latestOnly()), request.baseObjectClasses(), request.excludeBaseObjectClasses(),
-                request.leafObjectClasses(), request.sortBy(), request.limit(), request.offset());
+    public Uni<List<ObjectNode>> query(ObjectQuery query) {
+        caller.requireProject(query.projectId());
         return store.query(query).map(versions -> versions.stream()
-                .map(version -> schema(version, request.metadataOnly(), request.includeStorageSize())).toList());
+                .map(version -> schema(version, query.metadataOnly(), query.includeStorageSize())).toList());
     }
 
     /**

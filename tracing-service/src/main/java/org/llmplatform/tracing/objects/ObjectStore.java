@@ -118,14 +118,15 @@ public class ObjectStore {
         List<Object> params = new ArrayList<>();
         params.add(query.projectId());
         List<String> conditions = new ArrayList<>(List.of("project_id = $1", "deleted_at IS NULL"));
-        in("object_id", query.objectIds(), false, params, conditions);
-        in("base_object_class", query.baseObjectClasses(), false, params, conditions);
-        in("base_object_class", query.excludeBaseObjectClasses(), true, params, conditions);
-        in("leaf_object_class", query.leafObjectClasses(), false, params, conditions);
-        if (query.isOp() != null) {
-            conditions.add(query.isOp() ? "kind = 'op'" : "kind <> 'op'");
+        ObjectVersionFilter filter = query.filter();
+        in("object_id", filter.objectIds(), false, params, conditions);
+        in("base_object_class", filter.baseObjectClasses(), false, params, conditions);
+        in("base_object_class", filter.excludeBaseObjectClasses(), true, params, conditions);
+        in("leaf_object_class", filter.leafObjectClasses(), false, params, conditions);
+        if (filter.isOp() != null) {
+            conditions.add(filter.isOp() ? "kind = 'op'" : "kind <> 'op'");
         }
-        if (query.latestOnly()) {
+        if (Boolean.TRUE.equals(filter.latestOnly())) {
             conditions.add("is_latest");
         }
         List<String> order = new ArrayList<>();
@@ -134,12 +135,12 @@ public class ObjectStore {
         order.add("version_index ASC");
         StringBuilder sql = new StringBuilder("SELECT ").append(ObjectVersion.COLUMNS).append(" FROM tracing.objects WHERE ")
                 .append(String.join(" AND ", conditions)).append(" ORDER BY ").append(String.join(", ", order));
-        if (query.limit() != null) {
-            params.add(query.limit());
+        if (query.page().limit() != null) {
+            params.add(query.page().limit());
             sql.append(" LIMIT $").append(params.size());
         }
-        if (query.offset() != null) {
-            params.add(query.offset());
+        if (query.page().offset() != null) {
+            params.add(query.page().offset());
             sql.append(" OFFSET $").append(params.size());
         }
         return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(ObjectStore::versions);

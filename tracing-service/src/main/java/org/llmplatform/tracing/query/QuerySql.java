@@ -33,10 +33,12 @@ public final class QuerySql {
     }
 
     /**
-     * A rows query's statement. {@code scope} is the condition that keeps the query in its project, with its
-     * parameters already bound in {@code params}; no fields (or {@code *}) means every field.
+     * A rows query's statement. {@code projectScope} is the condition that keeps the query in its project, with
+     * {@code %s} where the project id goes; no fields (or {@code *}) means every field.
      */
-    public static SqlStatement rows(RowTable table, String scope, SqlParams params, RowsQuery query) {
+    public static SqlStatement rows(RowTable table, String projectScope, RowsQuery query) {
+        SqlParams params = new SqlParams();
+        String scope = projectScope.formatted(params.bind(query.projectId(), "text"));
         String where = query.query() == null ? scope : scope + " AND " + condition(table, params, query.query());
         List<String> fields = query.fields();
         List<String> requested = fields == null || fields.isEmpty() || fields.contains("*") ? table.columns() : fields;

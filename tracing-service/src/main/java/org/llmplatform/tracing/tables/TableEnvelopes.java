@@ -7,8 +7,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.query.SortBy;
 import org.llmplatform.tracing.tables.TableService.RowSchema;
-import org.llmplatform.tracing.tables.TableService.SortRequest;
 import org.llmplatform.tracing.tables.TableService.TableEdit;
 import org.llmplatform.tracing.tables.TableService.TableQuery;
 import org.llmplatform.tracing.tables.TableService.TableStatsSchema;
@@ -75,13 +75,10 @@ final class TableEnvelopes {
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record TableQueryReq(String projectId, String digest, TableRowFilter filter, Long limit, Long offset,
-            List<SortByReq> sortBy) {
+            List<SortBy> sortBy) {
 
         TableQuery toQuery() {
-            return new TableQuery(projectId, digest, filter == null ? null : filter.rowDigests(),
-                    sortBy == null ? null : sortBy.stream()
-                            .map(sort -> sort == null ? null : new SortRequest(sort.field(), sort.direction())).toList(),
-                    limit, offset);
+            return new TableQuery(projectId, digest, filter == null ? null : filter.rowDigests(), sortBy, limit, offset);
         }
     }
 
@@ -89,11 +86,6 @@ final class TableEnvelopes {
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record TableRowFilter(List<String> rowDigests) {
-    }
-
-    @StrictRequest
-    @RegisterForReflection
-    record SortByReq(String field, String direction) {
     }
 
     @RegisterForReflection

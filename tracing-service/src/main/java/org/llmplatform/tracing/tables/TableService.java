@@ -23,7 +23,10 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.common.StoredJson;
 import org.llmplatform.tracing.digest.Digests.Canonical;
 import org.llmplatform.tracing.digest.Digests;
+import org.llmplatform.tracing.query.Page;
+import org.llmplatform.tracing.query.SortBy;
 import org.llmplatform.tracing.tables.TableStore.RowSort;
+import org.llmplatform.tracing.tables.TableStore.RowsInTable;
 import org.llmplatform.tracing.tables.TableStore.TableStats;
 
 /** Immutable, content-addressed tables (spec section 9): create, update, query and stats. */
@@ -60,11 +63,8 @@ public class TableService {
             int kinds) {
     }
 
-    public record TableQuery(String projectId, String digest, List<String> rowDigests, List<SortRequest> sortBy, Long limit,
+    public record TableQuery(String projectId, String digest, List<String> rowDigests, List<SortBy> sortBy, Long limit,
             Long offset) {
-    }
-
-    public record SortRequest(String field, String direction) {
     }
 
     private final TableStore store;
@@ -150,7 +150,7 @@ public class TableService {
     }
 
     public Uni<List<RowSchema>> query(TableQuery query) {
-        return store.list(statement(query)).map(rows -> rows.stream().map(this::schema).toList());
+        return store.list(rows(query)).map(rows -> rows.stream().map(this::schema).toList());
     }
 
     /**
@@ -159,7 +159,7 @@ public class TableService {
      * the value without being parsed again.
      */
     public Multi<String> streamLines(TableQuery query) {
-        return store.stream(statement(query)).group().intoLists().of(LINES_PER_CHUNK).map(rows -> {
+        return store.stream(rows(query)).group().intoLists().of(LINES_PER_CHUNK).map(rows -> {
             StringBuilder lines = new StringBuilder(rows.size() * 256);
             for (TableRow row : rows) {
                 if (lines.length() > 0) {
@@ -198,27 +198,22 @@ public class TableService {
         });
     }
 
-    private org.llmplatform.tracing.query.SqlStatement statement(TableQuery query) {
+    private RowsInTable rows(TableQuery query) {
         String project = caller.requireProject(query.projectId()).toString();
         if (query.digest() == null) {
             throw ApiException.missingField("digest");
         }
-        if (query.limit() != null && query.limit() < 0) {
-            throw ApiException.badRequest("Limit must be a positive integer");
-        }
-        if (query.offset() != null && query.offset() < 0) {
-            throw ApiException.badRequest("Offset must be a positive integer");
-        }
+        Page page = Page.of(query.limit(), query.offset());
         List<RowSort> sorts = new ArrayList<>();
         if (query.sortBy() != null) {
-            for (SortRequest sort : query.sortBy()) {
+            for (SortBy sort : query.sortBy()) {
                 sorts.add(rowSort(sort));
             }
         }
-        return TableStore.rowsQuery(project, query.digest(), query.rowDigests(), sorts, query.limit(), query.offset());
+        return new RowsInTable(project, query.digest(), query.rowDigests(), sorts, page);
     }
 
-    private static RowSort rowSort(SortRequest sort) {
+    private static RowSort rowSort(SortBy sort) {
         if (sort == null || sort.field() == null || sort.field().isEmpty()) {
             throw ApiException.badRequest("Sort field cannot be empty");
         }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.llmplatform.tracing.common.Cursors;
 import org.llmplatform.tracing.query.InvalidQueryException;
+import org.llmplatform.tracing.query.Page;
 import org.llmplatform.tracing.query.SqlStatement;
 
 /**
@@ -108,13 +109,14 @@ public class TableStore {
                 });
     }
 
-    /** A table's rows in the order and page the statement (built by {@link #rowsQuery}) asks for. */
-    public Multi<TableRow> stream(SqlStatement statement) {
-        return Cursors.stream(pool, statement).map(TableStore::row)
+    /** A table's rows in the order and page the query asks for, streamed through a cursor. */
+    public Multi<TableRow> stream(RowsInTable query) {
+        return Cursors.stream(pool, statement(query)).map(TableStore::row)
                 .onFailure(PgException.class).transform(TableStore::refused);
     }
 
-    public Uni<List<TableRow>> list(SqlStatement statement) {
+    public Uni<List<TableRow>> list(RowsInTable query) {
+        SqlStatement statement = statement(query);
         return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params())).map(rows -> {
             List<TableRow> list = new ArrayList<>(rows.rowCount());
             rows.forEach(row -> list.add(row(row)));
@@ -126,13 +128,21 @@ public class TableStore {
     public record RowSort(List<String> path, boolean descending) {
     }
 
+    /** The rows of one table, only those of {@code rowDigests} when given, sorted by {@code sortBy}, then by position. */
+    public record RowsInTable(String projectId, String tableDigest, List<String> rowDigests, List<RowSort> sortBy,
+            Page page) {
+    }
+
     /**
      * Rows of a table with their 0-based position, filtered to {@code rowDigests} when given; sorted
      * by each key's existence first, then as a number, then as text (spec section 5.3), then by position.
      */
-    public static SqlStatement rowsQuery(String projectId, String tableDigest, List<String> rowDigests, List<RowSort> sortBy,
-            Long limit, Long offset) {
-        List<Object> params = new ArrayList<>(List.of(projectId, tableDigest));
+    private static SqlStatement statement(RowsInTable query) {
+        List<String> rowDigests = query.rowDigests();
+        List<RowSort> sortBy = query.sortBy();
+        Long limit = query.page().limit();
+        Long offset = query.page().offset();
+        List<Object> params = new ArrayList<>(List.of(query.projectId(), query.tableDigest()));
         StringBuilder sql = new StringBuilder("""
                 SELECT t.digest, r.val_dump, t.position - 1 AS original_index
                 FROM tracing.tables tb CROSS JOIN LATERAL unnest(tb.row_digests) WITH ORDINALITY AS t(digest, position)

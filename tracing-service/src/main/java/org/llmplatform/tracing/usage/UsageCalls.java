@@ -62,9 +62,8 @@ public class UsageCalls {
         String id = callId(usage.requestId());
         ObjectNode attributes = NODES.objectNode().put("source", SOURCE).put("request_id", usage.requestId());
         ObjectNode inputs = NODES.objectNode().put("model", usage.model());
-        CallStartRow start = new CallStartRow(projectId, id, id, null, null, null, OP_NAME, null, null,
-                utc(usage.startedAt()), attributes.toString(), inputs.toString(), List.of(), usage.userId(),
-                null, null, null);
+        CallStartRow start = CallStartRow.serverMade(projectId, id, id, OP_NAME, utc(usage.startedAt()),
+                attributes.toString(), inputs.toString(), usage.userId());
         CallEndRow end = new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage), null, List.of(),
                 summary(usage).toString(), null);
         return store.complete(start, end);

@@ -33,8 +33,8 @@ class CallQueryStoreTest {
         OffsetDateTime start = OffsetDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
         List<CallStartRow> starts = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            starts.add(new CallStartRow(project, String.format("c%04d", i), "t", null, null, null, "op", null, null,
-                    start.plusSeconds(i), "{}", "{}", List.of(), "user", null, null, null));
+            starts.add(CallStartRow.serverMade(project, String.format("c%04d", i), "t", "op", start.plusSeconds(i), "{}",
+                    "{}", "user"));
         }
         calls.writeBatch(starts, List.of()).await().atMost(Duration.ofSeconds(30));
         CallsQuery query = CallsQuery.in(project).build();
