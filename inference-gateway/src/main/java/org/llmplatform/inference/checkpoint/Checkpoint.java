@@ -1,4 +1,4 @@
-package org.llmplatform.inference.service.checkpoint;
+package org.llmplatform.inference.checkpoint;
 
 import java.util.regex.Pattern;
 import org.llmplatform.model.events.CheckpointSaved;

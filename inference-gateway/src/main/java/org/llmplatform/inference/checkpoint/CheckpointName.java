@@ -1,4 +1,4 @@
-package org.llmplatform.inference.service.checkpoint;
+package org.llmplatform.inference.checkpoint;
 
 import java.util.Optional;
 import java.util.regex.Matcher;

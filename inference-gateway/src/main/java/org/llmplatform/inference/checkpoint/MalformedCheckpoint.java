@@ -1,4 +1,4 @@
-package org.llmplatform.inference.service.checkpoint;
+package org.llmplatform.inference.checkpoint;
 
 /** A checkpoint event that parsed but cannot be registered; it belongs in the dead-letter topic. */
 public class MalformedCheckpoint extends RuntimeException {
