@@ -2,7 +2,7 @@ package org.llmplatform.model;
 
 import java.util.List;
 
-/** Kafka topic names: the contract between the services (see the architecture page, section 2). */
+/** Kafka topic names: the contract between the services (docs/platform.md#services-and-topics). */
 public final class Topics {
 
     public static final String ARTIFACT_EVENTS = "artifact.events";

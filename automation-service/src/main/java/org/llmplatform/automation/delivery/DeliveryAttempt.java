@@ -13,6 +13,7 @@ import org.llmplatform.automation.service.TemplateValues;
 import org.llmplatform.automation.store.AttemptOutcome;
 import org.llmplatform.automation.store.DeliveryJob;
 import org.llmplatform.automation.store.DeliveryStore;
+import org.llmplatform.automation.store.StoredJson;
 import org.llmplatform.automation.store.WebhookStore;
 
 /**
@@ -65,7 +66,7 @@ public class DeliveryAttempt {
     }
 
     private Uni<SendResult> send(DeliveryJob job, WebhookSecrets.Resolved resolved, Instant started) {
-        JsonNode payload = PayloadTemplate.render(PayloadTemplate.parse(job.payloadTemplate()),
+        JsonNode payload = PayloadTemplate.render(StoredJson.parse(job.payloadTemplate()),
                 TemplateValues.of(job.event(), job.matchedValues(), resolved.variables()), "");
         byte[] body = PayloadTemplate.bytes(payload);
         if (body.length > LARGEST_BODY) {

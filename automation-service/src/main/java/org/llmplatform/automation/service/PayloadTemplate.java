@@ -158,14 +158,6 @@ public final class PayloadTemplate {
         }
     }
 
-    public static JsonNode parse(String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("A stored payload template is not JSON", e);
-        }
-    }
-
     private PayloadTemplate() {
     }
 }

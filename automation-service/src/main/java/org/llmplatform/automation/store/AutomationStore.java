@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.llmplatform.automation.service.PayloadTemplate;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.support.error.ApiException;
 
@@ -143,8 +142,8 @@ public class AutomationStore {
                     row.getBoolean("enabled"),
                     new Automation.Scope(row.getString("scope_type"), row.getString("entity"), row.getString("scope_project"),
                             row.getString("scope_collection")),
-                    new Automation.Event(row.getString("event_type"), PayloadTemplate.parse(row.getJsonObject("event_filter").encode())),
-                    new Automation.Action("WEBHOOK", row.getUUID("webhook_id"), PayloadTemplate.parse(row.getString("payload_template"))),
+                    new Automation.Event(row.getString("event_type"), StoredJson.parse(row.getJsonObject("event_filter").encode())),
+                    new Automation.Action("WEBHOOK", row.getUUID("webhook_id"), StoredJson.parse(row.getString("payload_template"))),
                     row.getString("created_by"),
                     row.getOffsetDateTime("created_at"),
                     row.getOffsetDateTime("updated_at")));

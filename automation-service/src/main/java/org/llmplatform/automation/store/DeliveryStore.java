@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.llmplatform.automation.service.PayloadTemplate;
 
 /** The SQL over {@code automation.deliveries} and {@code automation.attempts}: the delivery queue and its history. */
 @ApplicationScoped
@@ -194,7 +193,7 @@ public class DeliveryStore {
         return new Delivery(row.getUUID("id"), row.getUUID("automation_id"), row.getString("event_id"), row.getString("event_type"),
                 row.getUUID("webhook_id"), row.getString("status"), row.getInteger("attempt_count"),
                 row.getOffsetDateTime("next_attempt_at"), row.getInteger("last_status_code"), row.getString("last_error"),
-                PayloadTemplate.parse(row.getString("payload_masked")), row.getOffsetDateTime("created_at"),
+                StoredJson.parse(row.getString("payload_masked")), row.getOffsetDateTime("created_at"),
                 row.getOffsetDateTime("updated_at"), attempts);
     }
 }

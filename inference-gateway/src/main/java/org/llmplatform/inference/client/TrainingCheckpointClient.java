@@ -18,7 +18,7 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.service.OpenAiException;
-import org.llmplatform.inference.service.checkpoint.CheckpointName;
+import org.llmplatform.inference.checkpoint.CheckpointName;
 import org.llmplatform.model.events.CheckpointSaved;
 
 /**

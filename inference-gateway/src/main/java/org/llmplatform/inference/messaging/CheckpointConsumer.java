@@ -4,7 +4,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
-import org.llmplatform.inference.service.checkpoint.Checkpoint;
+import org.llmplatform.inference.checkpoint.Checkpoint;
 import org.llmplatform.inference.service.checkpoint.CheckpointModels;
 import org.llmplatform.model.events.CheckpointSaved;
 

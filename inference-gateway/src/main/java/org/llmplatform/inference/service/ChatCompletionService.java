@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.llmplatform.inference.messaging.UsagePublisher;
 import org.llmplatform.inference.service.checkpoint.CheckpointModels;
-import org.llmplatform.inference.service.checkpoint.CheckpointName;
+import org.llmplatform.inference.checkpoint.CheckpointName;
 import org.llmplatform.inference.service.engine.ChoiceStep;
 import org.llmplatform.inference.service.engine.EngineWorkers;
 import org.llmplatform.inference.service.engine.GenerationRunner;

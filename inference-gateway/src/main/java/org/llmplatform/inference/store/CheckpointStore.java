@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.llmplatform.inference.service.checkpoint.Checkpoint;
+import org.llmplatform.inference.checkpoint.Checkpoint;
 
 /** The SQL over {@code inference.checkpoints}. */
 @ApplicationScoped

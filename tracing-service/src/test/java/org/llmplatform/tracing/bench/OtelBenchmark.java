@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
-import org.llmplatform.tracing.rest.RecordedSpans;
+import org.llmplatform.tracing.otel.RecordedSpans;
 
 /**
  * OTLP protobuf ingest in batches of 512 spans (made by the real OpenTelemetry SDK and encoded by the

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.llmplatform.engines.PostgresServer;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
-import org.llmplatform.tracing.service.digest.Digests;
-import org.llmplatform.tracing.service.digest.Digests.Canonical;
+import org.llmplatform.tracing.digest.Digests.Canonical;
+import org.llmplatform.tracing.digest.Digests;
 
 /**
  * {@code table/create} of 100,000 rows of about 200 bytes and {@code table/query_stream} of them,

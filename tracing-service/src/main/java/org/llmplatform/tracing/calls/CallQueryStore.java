@@ -1,0 +1,237 @@
+package org.llmplatform.tracing.calls;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.llmplatform.tracing.common.Cursors;
+import org.llmplatform.tracing.query.CallFields;
+import org.llmplatform.tracing.query.QuerySql;
+import org.llmplatform.tracing.query.SortKey;
+import org.llmplatform.tracing.query.SqlParams;
+import org.llmplatform.tracing.query.SqlStatement;
+
+/**
+ * Runs calls queries, streamed through a server-side cursor or counted, and builds their SQL (docs/tracing-service.md#calls-query): project, visibility (has a start, not deleted), the filter, the {@code $expr}, then the
+ * order with its id tie-break, offset and limit. Everything filters and sorts in PostgreSQL.
+ */
+@ApplicationScoped
+public class CallQueryStore {
+
+    /** Counts of a calls query: matches and, when asked, the summed storage of the matched traces. */
+    public record CallStats(long count, long totalStorageSizeBytes) {
+    }
+
+    /** A queried call and, when asked for, its feedback rows (a JSON array) and its costs (a JSON object). */
+    public record QueriedCall(StoredCall call, String feedbackJson, String costsJson) {
+    }
+
+    private static final Set<String> ALWAYS_LOADED = Set.of("id", "project_id", "trace_id", "op_name", "started_at");
+
+    /** Each selected column with what it reads when it is not loaded. */
+    private static final Map<String, String> COLUMNS_AND_ABSENT = columnsAndAbsent();
+
+    /**
+     * The JSON columns travel as text; an OTel call's span (stored as the JSON text it was written as)
+     * reads back under attributes.otel_span.
+     */
+    private static final Map<String, String> LOADED = Map.of(
+            "attributes", """
+                    (CASE WHEN c.otel_dump IS NULL THEN c.attributes
+                        ELSE coalesce(c.attributes, '{}') || jsonb_build_object('otel_span', c.otel_dump::jsonb) END)::text""",
+            "inputs", "c.inputs::text",
+            "output", "c.output::text",
+            "summary", "c.summary::text");
+
+    /** The bytes of a call's attributes, inputs, output and summary JSON, as written (see migration V10). */
+    private static final String STORAGE_SIZE = """
+            (coalesce(%1$s.attributes_size_bytes, 0)::bigint + coalesce(%1$s.inputs_size_bytes, 0)
+                + coalesce(%1$s.output_size_bytes, 0) + coalesce(%1$s.summary_size_bytes, 0))""";
+
+    private static final String TRACE_TOTAL = """
+            CASE WHEN c.parent_id IS NULL THEN (
+                SELECT sum(%s)::bigint FROM tracing.calls t
+                WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id
+                    AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END""".formatted(STORAGE_SIZE.formatted("t"));
+
+    private final Pool pool;
+
+    public CallQueryStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** The matching calls as a cursor yields them, with back-pressure (see {@link Cursors}). */
+    public Multi<QueriedCall> stream(CallsQuery query) {
+        return Cursors.stream(pool, new Statement(query).select())
+                .map(row -> new QueriedCall(CallStore.toStoredCall(row), row.getString("feedback"),
+                        row.getString("costs")));
+    }
+
+    /** {@code count} and {@code total_storage_size_bytes} of the matching calls (capped by the limit). */
+    public Uni<CallStats> stats(CallsQuery query) {
+        SqlStatement statement = new Statement(query).stats();
+        return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params()))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new CallStats(row.getLong("count"), row.getLong("total_storage_size_bytes"));
+                });
+    }
+
+    /** One query's statements; the select has one row per call with the columns {@code CallStore.toStoredCall} reads. */
+    private static final class Statement {
+
+        private final CallsQuery query;
+        private final CallFields fields;
+        private final SqlParams params = new SqlParams();
+
+        Statement(CallsQuery query) {
+            this.query = query;
+            this.fields = CallFields.expanding(query.expandColumns());
+        }
+
+        SqlStatement select() {
+            StringBuilder sql = new StringBuilder("SELECT ");
+            List<String> selected = new ArrayList<>();
+            COLUMNS_AND_ABSENT.forEach((column, absent) -> selected.add(
+                    (isLoaded(column) ? LOADED.getOrDefault(column, "c." + column) : absent) + " AS " + column));
+            selected.add((query.storageSize() ? STORAGE_SIZE.formatted("c") : "NULL::bigint") + " AS storage_size_bytes");
+            selected.add((query.totalStorageSize() ? TRACE_TOTAL : "NULL::bigint") + " AS total_storage_size_bytes");
+            selected.add((query.costs() ? "tracing.call_costs(c.project_id, c.started_at, c.summary)::text" : "NULL::text")
+                    + " AS costs");
+            selected.add((query.feedback() ? "tracing.call_feedback(c.project_id, c.id)::text" : "NULL::text") + " AS feedback");
+            sql.append(String.join(", ", selected)).append(" FROM tracing.calls c WHERE ").append(where());
+            sql.append(" ORDER BY ").append(String.join(", ", orderBy()));
+            appendPage(sql);
+            return new SqlStatement(sql.toString(), params.values());
+        }
+
+        SqlStatement stats() {
+            StringBuilder inner = new StringBuilder("SELECT ")
+                    .append(query.totalStorageSize() ? TRACE_TOTAL : "NULL::bigint").append(" AS total")
+                    .append(" FROM tracing.calls c WHERE ").append(where());
+            appendPage(inner);
+            String sql = "SELECT count(*) AS count, coalesce(sum(matched.total), 0)::bigint AS total_storage_size_bytes FROM ("
+                    + inner + ") matched";
+            return new SqlStatement(sql, params.values());
+        }
+
+        private String where() {
+            List<String> conditions = new ArrayList<>();
+            conditions.add("c.project_id = " + params.bind(query.projectId(), "text"));
+            conditions.add("c.started_at IS NOT NULL");
+            conditions.add("c.deleted_at IS NULL");
+            CallFilter filter = query.filter() == null ? CallFilter.NONE : query.filter();
+            opNames(filter.opNames(), conditions);
+            overlaps("input_refs", filter.inputRefs(), conditions);
+            overlaps("output_refs", filter.outputRefs(), conditions);
+            anyOf("c.parent_id", filter.parentIds(), conditions);
+            anyOf("c.trace_id", filter.traceIds(), conditions);
+            anyOf("c.id", filter.callIds(), conditions);
+            anyOf("c.thread_id", filter.threadIds(), conditions);
+            anyOf("c.turn_id", filter.turnIds(), conditions);
+            anyOf("c.svc_user_id", filter.svcUserIds(), conditions);
+            anyOf("c.svc_run_id", filter.svcRunIds(), conditions);
+            if (Boolean.TRUE.equals(filter.traceRootsOnly())) {
+                conditions.add("c.parent_id IS NULL");
+            }
+            if (query.query() != null) {
+                conditions.add(QuerySql.condition(fields, params, query.query()));
+            }
+            return String.join(" AND ", conditions);
+        }
+
+        /** Exact names and {@code name:*} version wildcards (a prefix match), OR-ed. */
+        private void opNames(List<String> opNames, List<String> conditions) {
+            if (opNames == null || opNames.isEmpty()) {
+                return;
+            }
+            List<String> exact = new ArrayList<>();
+            List<String> alternatives = new ArrayList<>();
+            for (String opName : opNames) {
+                if (opName.endsWith(":*")) {
+                    String prefix = opName.substring(0, opName.length() - 1);
+                    alternatives.add("c.op_name LIKE " + params.bind(escapeLike(prefix) + "%", "text"));
+                } else {
+                    exact.add(opName);
+                }
+            }
+            if (!exact.isEmpty()) {
+                alternatives.add("c.op_name = ANY(" + params.bind(exact.toArray(String[]::new), "text[]") + ")");
+            }
+            conditions.add("(" + String.join(" OR ", alternatives) + ")");
+        }
+
+        /** The refs column shares a ref with the list; the cardinality test lets the partial GIN index serve it. */
+        private void overlaps(String column, List<String> values, List<String> conditions) {
+            if (values != null && !values.isEmpty()) {
+                conditions.add("cardinality(c." + column + ") > 0 AND c." + column + " && "
+                        + params.bind(values.toArray(String[]::new), "text[]"));
+            }
+        }
+
+        private void anyOf(String column, List<String> values, List<String> conditions) {
+            if (values != null && !values.isEmpty()) {
+                conditions.add(column + " = ANY(" + params.bind(values.toArray(String[]::new), "text[]") + ")");
+            }
+        }
+
+        /**
+         * The default is started_at, id ascending; an empty list orders by id only. Without an id key,
+         * id breaks ties in the direction of a last started_at key, else ascending (docs/tracing-service.md#calls-query).
+         */
+        private List<String> orderBy() {
+            List<SortKey> sortBy = query.sortBy();
+            if (sortBy == null) {
+                return List.of("c.started_at", "c.id");
+            }
+            List<String> keys = new ArrayList<>();
+            for (SortKey key : sortBy) {
+                keys.addAll(QuerySql.orderTerms(fields, params, key, CallFields.neverNull(key.field())));
+            }
+            if (sortBy.stream().noneMatch(key -> key.field().equals("id"))) {
+                SortKey last = sortBy.isEmpty() ? null : sortBy.get(sortBy.size() - 1);
+                boolean descending = last != null && last.field().equals("started_at") && last.descending();
+                keys.add(descending ? "c.id DESC" : "c.id");
+            }
+            return keys;
+        }
+
+        private void appendPage(StringBuilder sql) {
+            sql.append(QuerySql.page(query.page(), params));
+        }
+
+        private boolean isLoaded(String column) {
+            return query.columns() == null || ALWAYS_LOADED.contains(column) || query.columns().contains(column);
+        }
+    }
+
+    private static String escapeLike(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static Map<String, String> columnsAndAbsent() {
+        Map<String, String> columns = new LinkedHashMap<>();
+        for (String text : List.of("project_id", "id", "op_name", "display_name", "trace_id", "parent_id", "thread_id",
+                "turn_id", "exception", "svc_user_id", "svc_run_id")) {
+            columns.put(text, "NULL::text");
+        }
+        for (String time : List.of("started_at", "ended_at", "deleted_at", "expire_at")) {
+            columns.put(time, "NULL::timestamptz");
+        }
+        for (String number : List.of("svc_run_step", "svc_run_step_end")) {
+            columns.put(number, "NULL::bigint");
+        }
+        columns.put("attributes", "'{}'::text");
+        columns.put("inputs", "'{}'::text");
+        columns.put("output", "NULL::text");
+        columns.put("summary", "NULL::text");
+        return columns;
+    }
+}

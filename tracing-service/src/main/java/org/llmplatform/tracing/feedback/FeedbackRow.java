@@ -1,0 +1,19 @@
+package org.llmplatform.tracing.feedback;
+
+import java.time.OffsetDateTime;
+
+/** A feedback row as stored; the payload travels as JSON text. */
+public record FeedbackRow(
+        String projectId,
+        String id,
+        String weaveRef,
+        String svcUserId,
+        String creator,
+        OffsetDateTime createdAt,
+        String feedbackType,
+        String payloadJson,
+        String annotationRef,
+        String runnableRef,
+        String callRef,
+        String triggerRef) {
+}

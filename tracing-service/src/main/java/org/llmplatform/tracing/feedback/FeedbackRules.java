@@ -1,0 +1,112 @@
+package org.llmplatform.tracing.feedback;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.llmplatform.support.error.ApiException;
+
+/** The payload and ref rules of the reserved feedback types (docs/tracing-service.md#feedback); returns the payload to store. */
+final class FeedbackRules {
+
+    static final String REACTION = "wandb.reaction.1";
+    static final String NOTE = "wandb.note.1";
+    static final String ANNOTATION_PREFIX = "wandb.annotation.";
+    static final String RUNNABLE_PREFIX = "wandb.runnable.";
+    static final int MAX_NOTE_LENGTH = 1024;
+    static final long MAX_PAYLOAD_LENGTH = 1 << 20;
+
+    private static final Pattern ANY_REF = Pattern.compile("weave:///[^/]+/[^/]+/(object|op|table|call)/.+");
+    private static final Pattern OBJECT_OR_OP_REF = Pattern.compile("weave:///[^/]+/[^/]+/(object|op)/([^/:]+):[^/:]+(/.*)?");
+    private static final Pattern CALL_REF = Pattern.compile("weave:///[^/]+/[^/]+/call/[^/]+");
+
+    static ObjectNode check(NewFeedback feedback) {
+        if (!ANY_REF.matcher(feedback.weaveRef()).matches()) {
+            throw ApiException.badRequest("Invalid weave_ref: " + feedback.weaveRef());
+        }
+        String type = feedback.feedbackType();
+        boolean annotation = type.startsWith(ANNOTATION_PREFIX);
+        boolean runnable = type.startsWith(RUNNABLE_PREFIX);
+        if (!annotation && feedback.annotationRef() != null) {
+            throw ApiException.badRequest("annotation_ref is not allowed for non-annotation feedback");
+        }
+        if (!runnable) {
+            notAllowedForNonRunnable("runnable_ref", feedback.runnableRef());
+            notAllowedForNonRunnable("call_ref", feedback.callRef());
+            notAllowedForNonRunnable("trigger_ref", feedback.triggerRef());
+        }
+        ObjectNode payload = feedback.payload();
+        if (type.equals(REACTION)) {
+            payload = Reactions.process(payload);
+        } else if (type.equals(NOTE)) {
+            checkNote(payload);
+        } else if (annotation) {
+            checkAnnotation(feedback, type.substring(ANNOTATION_PREFIX.length()));
+        } else if (runnable) {
+            checkRunnable(feedback, type.substring(RUNNABLE_PREFIX.length()));
+        }
+        if (PythonJsonLength.of(payload) > MAX_PAYLOAD_LENGTH) {
+            throw ApiException.badRequest("Feedback payload too large");
+        }
+        return payload;
+    }
+
+    private static void checkNote(ObjectNode payload) {
+        if (!payload.path("note").isTextual()) {
+            throw ApiException.badRequest("A note's payload must have a string 'note'");
+        }
+        int length = payload.get("note").textValue().codePointCount(0, payload.get("note").textValue().length());
+        if (length < 1 || length > MAX_NOTE_LENGTH) {
+            throw ApiException.badRequest("Note must be between 1 and " + MAX_NOTE_LENGTH + " characters");
+        }
+    }
+
+    private static void checkAnnotation(NewFeedback feedback, String name) {
+        if (feedback.annotationRef() == null) {
+            throw ApiException.badRequest("annotation_ref is required for annotation feedback");
+        }
+        requireNamedRef("annotation_ref", feedback.annotationRef(), name, false);
+        if (!feedback.payload().has("value")) {
+            throw ApiException.badRequest("An annotation's payload must have a 'value'");
+        }
+    }
+
+    private static void checkRunnable(NewFeedback feedback, String name) {
+        if (feedback.runnableRef() == null) {
+            throw ApiException.badRequest("runnable_ref is required for runnable feedback");
+        }
+        boolean opRef = requireNamedRef("runnable_ref", feedback.runnableRef(), name, true);
+        if (!feedback.payload().has("output")) {
+            throw ApiException.badRequest("A runnable's payload must have an 'output'");
+        }
+        if (opRef && feedback.callRef() == null) {
+            throw ApiException.badRequest("call_ref is required for runnable feedback from an op");
+        }
+        if (feedback.callRef() != null && !CALL_REF.matcher(feedback.callRef()).matches()) {
+            throw ApiException.badRequest("Invalid call_ref: " + feedback.callRef());
+        }
+        if (feedback.triggerRef() != null && !OBJECT_OR_OP_REF.matcher(feedback.triggerRef()).matches()) {
+            throw ApiException.badRequest("Invalid trigger_ref: " + feedback.triggerRef());
+        }
+    }
+
+    /** Checks an object (or, where allowed, op) ref named {@code name}; true for an op ref. */
+    private static boolean requireNamedRef(String field, String ref, String name, boolean opAllowed) {
+        Matcher matcher = OBJECT_OR_OP_REF.matcher(ref);
+        if (!matcher.matches() || (!opAllowed && matcher.group(1).equals("op"))) {
+            throw ApiException.badRequest("Invalid " + field + ": " + ref);
+        }
+        if (!matcher.group(2).equals(name)) {
+            throw ApiException.badRequest(field + " must name '" + name + "', the name in the feedback type");
+        }
+        return matcher.group(1).equals("op");
+    }
+
+    private static void notAllowedForNonRunnable(String field, String value) {
+        if (value != null) {
+            throw ApiException.badRequest(field + " is not allowed for non-runnable feedback");
+        }
+    }
+
+    private FeedbackRules() {
+    }
+}

@@ -1,0 +1,92 @@
+package org.llmplatform.tracing.files;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.llmplatform.model.events.BlobReference;
+import org.llmplatform.support.auth.CurrentPrincipal;
+import org.llmplatform.support.blob.BlobNotFoundException;
+import org.llmplatform.support.blob.BlobStore;
+import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.digest.Digests;
+
+/**
+ * Files of a project (docs/tracing-service.md#files): the bytes go to the blob store once per content, the project
+ * keeps a row per Weave digest, so re-uploading the same bytes is idempotent and answers the same digest.
+ */
+@ApplicationScoped
+public class FileService {
+
+    static final String UNNAMED = "<unnamed_file>";
+
+    private final FileStore store;
+    private final BlobStore blobs;
+    private final CurrentPrincipal caller;
+    private final FileConfig config;
+
+    public FileService(FileStore store, BlobStore blobs, CurrentPrincipal caller, FileConfig config) {
+        this.store = store;
+        this.blobs = blobs;
+        this.caller = caller;
+        this.config = config;
+    }
+
+    /** An uploaded part as the HTTP layer received it: a temporary file, its size and the part's filename. */
+    public record Upload(Path content, long sizeBytes, String fileName) {
+    }
+
+    public Uni<String> create(String projectId, Upload upload) {
+        requirePresent(projectId, "project_id");
+        requirePresent(upload, "file");
+        String project = caller.requireProject(projectId).toString();
+        checkSize(upload.sizeBytes());
+        String name = upload.fileName() == null || upload.fileName().isBlank() ? UNNAMED : upload.fileName();
+        return Uni.createFrom().item(() -> read(upload.content()))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .chain(content -> {
+                    checkSize(content.length);
+                    String digest = Digests.bytesDigest(content);
+                    return blobs.put(content).chain(blob -> store.save(new FileRow(project, digest, name,
+                            content.length, blob.uri(), blob.sha256()))).replaceWith(digest);
+                });
+    }
+
+    /** The bytes of a file; 404 when the project has no file with that digest. */
+    public Uni<byte[]> content(String projectId, String digest) {
+        requirePresent(projectId, "project_id");
+        requirePresent(digest, "digest");
+        String project = caller.requireProject(projectId).toString();
+        return store.find(project, digest).chain(found -> {
+            FileRow file = found.orElseThrow(() -> ApiException.notFound("File " + digest + " not found"));
+            return blobs.get(new BlobReference(file.blobUri(), file.blobSha256(), file.sizeBytes()))
+                    .onFailure(BlobNotFoundException.class)
+                    .transform(missing -> ApiException.notFound("File " + digest + " not found"));
+        });
+    }
+
+    private void checkSize(long sizeBytes) {
+        if (sizeBytes > config.maxSizeBytes()) {
+            throw new ApiException(413, "File too large: " + sizeBytes + " bytes exceeds the limit of "
+                    + config.maxSizeBytes() + " bytes");
+        }
+    }
+
+    private static byte[] read(Path content) {
+        try {
+            return Files.readAllBytes(content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read an uploaded file", e);
+        }
+    }
+
+    private static void requirePresent(Object value, String field) {
+        if (value == null) {
+            throw ApiException.invalidField("missing", List.of("body", field), "Field required", null);
+        }
+    }
+}

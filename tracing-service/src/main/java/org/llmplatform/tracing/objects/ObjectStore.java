@@ -1,0 +1,180 @@
+package org.llmplatform.tracing.objects;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.llmplatform.support.outbox.Outbox;
+import org.llmplatform.support.outbox.OutboxMessage;
+
+/** The SQL over {@code tracing.objects}; writes to one object id are serialised by an advisory lock. */
+@ApplicationScoped
+public class ObjectStore {
+
+    private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7))";
+
+    private static final String STATE = """
+            SELECT (SELECT coalesce(max(version_index) + 1, 0) FROM tracing.objects
+                        WHERE project_id = $1 AND object_id = $2 AND kind = $3) AS next_index,
+                   (SELECT deleted_at IS NULL FROM tracing.objects
+                        WHERE project_id = $1 AND object_id = $2 AND kind = $3 AND digest = $4) AS live""";
+
+    private static final String UNMARK_LATEST = """
+            UPDATE tracing.objects SET is_latest = false
+            WHERE project_id = $1 AND object_id = $2 AND kind = $3 AND is_latest""";
+
+    /** A deleted digest published again comes back as the newest version. */
+    private static final String INSERT = """
+            INSERT INTO tracing.objects (project_id, object_id, kind, digest, version_index, is_latest, base_object_class,
+                leaf_object_class, val_dump, svc_user_id, created_at)
+            VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, $10)
+            ON CONFLICT (project_id, object_id, kind, digest) DO UPDATE SET version_index = excluded.version_index,
+                is_latest = true, deleted_at = NULL, created_at = excluded.created_at, svc_user_id = excluded.svc_user_id""";
+
+    private static final String LIVE_VERSIONS = "SELECT " + ObjectVersion.COLUMNS
+            + " FROM tracing.objects WHERE project_id = $1 AND object_id = $2 AND deleted_at IS NULL";
+
+    private static final String MARK_DELETED = """
+            UPDATE tracing.objects SET deleted_at = $4, is_latest = false
+            WHERE project_id = $1 AND object_id = $2 AND digest = ANY($3::text[]) AND deleted_at IS NULL""";
+
+    private static final String RELATEST = """
+            UPDATE tracing.objects o SET is_latest = (o.version_index = newest.version_index)
+            FROM (SELECT kind, max(version_index) AS version_index FROM tracing.objects
+                  WHERE project_id = $1 AND object_id = $2 AND deleted_at IS NULL GROUP BY kind) newest
+            WHERE o.project_id = $1 AND o.object_id = $2 AND o.kind = newest.kind AND o.deleted_at IS NULL""";
+
+    private final Pool pool;
+    private final Outbox outbox;
+
+    public ObjectStore(Pool pool, Outbox outbox) {
+        this.pool = pool;
+        this.outbox = outbox;
+    }
+
+    /** The outcome of a publish: the version's index, and whether it is new (else the same value was live). */
+    public record Published(int versionIndex, boolean created) {
+    }
+
+    /**
+     * Publishes a version unless the same digest is live already; a new version and the records
+     * {@code announce} makes for it (given its index) commit together.
+     */
+    public Uni<Published> publish(NewObjectVersion version, BiFunction<Integer, OffsetDateTime, List<OutboxMessage>> announce) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        return pool.withTransaction(tx -> lock(tx, version.projectId(), version.objectId())
+                .chain(() -> tx.preparedQuery(STATE).execute(Tuple.of(version.projectId(), version.objectId(), version.kind(),
+                        version.digest())))
+                .chain(state -> {
+                    Row row = state.iterator().next();
+                    Boolean live = row.getBoolean("live");
+                    if (Boolean.TRUE.equals(live)) {
+                        return tx.preparedQuery("SELECT version_index FROM tracing.objects WHERE project_id = $1 "
+                                        + "AND object_id = $2 AND kind = $3 AND digest = $4")
+                                .execute(Tuple.of(version.projectId(), version.objectId(), version.kind(), version.digest()))
+                                .map(existing -> new Published(existing.iterator().next().getInteger("version_index"), false));
+                    }
+                    int index = row.getInteger("next_index");
+                    return tx.preparedQuery(UNMARK_LATEST).execute(Tuple.of(version.projectId(), version.objectId(), version.kind()))
+                            .chain(() -> tx.preparedQuery(INSERT).execute(Tuple.from(new Object[] {version.projectId(),
+                                    version.objectId(), version.kind(), version.digest(), index, version.baseObjectClass(),
+                                    version.leafObjectClass(), version.valDump(), version.svcUserId(), now})))
+                            .chain(() -> outbox.add(tx, announce.apply(index, now)))
+                            .replaceWith(new Published(index, true));
+                }))
+                .invoke(published -> {
+                    if (published.created()) {
+                        outbox.flush();
+                    }
+                });
+    }
+
+    /** Versions of an object, deleted ones included, chosen by a WHERE fragment over $3. */
+    public Uni<List<ObjectVersion>> find(String projectId, String objectId, String condition, Object value) {
+        String sql = "SELECT " + ObjectVersion.COLUMNS + " FROM tracing.objects WHERE project_id = $1 AND object_id = $2 AND "
+                + condition + " ORDER BY created_at DESC, version_index DESC";
+        return pool.preparedQuery(sql).execute(Tuple.of(projectId, objectId, value)).map(ObjectStore::versions);
+    }
+
+    /** Versions by digest across object ids, deleted ones included (for ref resolution). */
+    public Uni<List<ObjectVersion>> findByDigests(String projectId, Collection<String> digests) {
+        return pool.preparedQuery("SELECT " + ObjectVersion.COLUMNS
+                        + " FROM tracing.objects WHERE project_id = $1 AND digest = ANY($2::text[])")
+                .execute(Tuple.of(projectId, digests.toArray(String[]::new))).map(ObjectStore::versions);
+    }
+
+    public Uni<List<ObjectVersion>> query(ObjectQuery query) {
+        List<Object> params = new ArrayList<>();
+        params.add(query.projectId());
+        List<String> conditions = new ArrayList<>(List.of("project_id = $1", "deleted_at IS NULL"));
+        ObjectVersionFilter filter = query.filter();
+        in("object_id", filter.objectIds(), false, params, conditions);
+        in("base_object_class", filter.baseObjectClasses(), false, params, conditions);
+        in("base_object_class", filter.excludeBaseObjectClasses(), true, params, conditions);
+        in("leaf_object_class", filter.leafObjectClasses(), false, params, conditions);
+        if (filter.isOp() != null) {
+            conditions.add(filter.isOp() ? "kind = 'op'" : "kind <> 'op'");
+        }
+        if (Boolean.TRUE.equals(filter.latestOnly())) {
+            conditions.add("is_latest");
+        }
+        List<String> order = new ArrayList<>();
+        query.sortBy().forEach(sort -> order.add(sort.column() + (sort.descending() ? " DESC" : " ASC")));
+        order.add("created_at ASC");
+        order.add("version_index ASC");
+        StringBuilder sql = new StringBuilder("SELECT ").append(ObjectVersion.COLUMNS).append(" FROM tracing.objects WHERE ")
+                .append(String.join(" AND ", conditions)).append(" ORDER BY ").append(String.join(", ", order));
+        if (query.page().limit() != null) {
+            params.add(query.page().limit());
+            sql.append(" LIMIT $").append(params.size());
+        }
+        if (query.page().offset() != null) {
+            params.add(query.page().offset());
+            sql.append(" OFFSET $").append(params.size());
+        }
+        return pool.preparedQuery(sql.toString()).execute(Tuple.from(params)).map(ObjectStore::versions);
+    }
+
+    /**
+     * Soft-deletes the live versions {@code choose} picks out of all live versions of the object (it
+     * throws to refuse, leaving everything as it was) and moves {@code is_latest}; answers the deleted versions.
+     */
+    public Uni<List<ObjectVersion>> delete(String projectId, String objectId, Function<List<ObjectVersion>, List<ObjectVersion>> choose) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        return pool.withTransaction(tx -> lock(tx, projectId, objectId)
+                .chain(() -> tx.preparedQuery(LIVE_VERSIONS).execute(Tuple.of(projectId, objectId)))
+                .map(rows -> choose.apply(versions(rows)))
+                .call(chosen -> tx.preparedQuery(MARK_DELETED).execute(Tuple.of(projectId, objectId,
+                        chosen.stream().map(ObjectVersion::digest).distinct().toArray(String[]::new), now)))
+                .call(chosen -> tx.preparedQuery(RELATEST).execute(Tuple.of(projectId, objectId))));
+    }
+
+    private static Uni<Void> lock(SqlConnection tx, String projectId, String objectId) {
+        return tx.preparedQuery(LOCK).execute(Tuple.of(projectId, objectId)).replaceWithVoid();
+    }
+
+    private static void in(String column, List<String> values, boolean negate, List<Object> params, List<String> conditions) {
+        if (values == null || values.isEmpty()) {
+            return;
+        }
+        params.add(values.toArray(String[]::new));
+        conditions.add((negate ? "NOT " : "") + column + " = ANY($" + params.size() + "::text[])");
+    }
+
+    private static List<ObjectVersion> versions(RowSet<Row> rows) {
+        List<ObjectVersion> versions = new ArrayList<>(rows.rowCount());
+        rows.forEach(row -> versions.add(ObjectVersion.from(row)));
+        return versions;
+    }
+}

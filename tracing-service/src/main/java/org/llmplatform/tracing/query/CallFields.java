@@ -1,0 +1,180 @@
+package org.llmplatform.tracing.query;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.llmplatform.tracing.query.SqlValue.Column;
+import org.llmplatform.tracing.query.SqlValue.JsonPath;
+
+/**
+ * The fields of a calls query (docs/tracing-service.md#call-fields) over {@code tracing.calls c}: plain columns, JSON
+ * paths below inputs/output/attributes/summary, and the computed {@code summary.weave} fields. A JSON
+ * path through an {@code expand_columns} path reads the referenced object's value there (docs/tracing-service.md#calls-query).
+ */
+public final class CallFields implements FieldResolver {
+
+    public static final CallFields INSTANCE = new CallFields(List.of());
+
+    /** The columns whose values {@code expand_columns} may name. */
+    public static final Set<String> EXPANDABLE_ROOTS = Set.of("inputs", "output", "attributes");
+
+    private static final Map<String, Column> COLUMNS = Map.ofEntries(
+            Map.entry("id", text("c.id")),
+            Map.entry("project_id", text("c.project_id")),
+            Map.entry("trace_id", text("c.trace_id")),
+            Map.entry("parent_id", text("c.parent_id")),
+            Map.entry("thread_id", text("c.thread_id")),
+            Map.entry("turn_id", text("c.turn_id")),
+            Map.entry("op_name", text("c.op_name")),
+            // An empty display name reads as null, so it also filters as null.
+            Map.entry("display_name", text("nullif(c.display_name, '')")),
+            Map.entry("started_at", new Column("c.started_at", SqlType.TIMESTAMP)),
+            Map.entry("ended_at", new Column("c.ended_at", SqlType.TIMESTAMP)),
+            Map.entry("deleted_at", new Column("c.deleted_at", SqlType.TIMESTAMP)),
+            Map.entry("exception", text("c.exception")),
+            Map.entry("svc_user_id", text("c.svc_user_id")),
+            Map.entry("svc_run_id", text("c.svc_run_id")),
+            Map.entry("svc_run_step", new Column("c.svc_run_step", SqlType.INT)),
+            Map.entry("svc_run_step_end", new Column("c.svc_run_step_end", SqlType.INT)),
+            Map.entry("summary.weave.status", text("tracing.call_status(c.exception, c.ended_at, c.summary)")),
+            Map.entry("summary.weave.latency_ms",
+                    new Column("tracing.call_latency_ms(c.started_at, c.ended_at)", SqlType.INT)),
+            Map.entry("summary.weave.trace_name", text("tracing.call_trace_name(c.display_name, c.op_name)")),
+            // Ours, not the reference's: the usage totals the console's calls table shows and sorts by (migration
+            // V12). Null without usage (or, for the cost, without a price), so such calls sort last either way.
+            Map.entry("summary.weave.total_tokens", new Column("c.usage_total_tokens", SqlType.INT)),
+            Map.entry("summary.weave.total_cost",
+                    new Column("tracing.usage_total_cost(c.project_id, c.started_at, c.summary)", SqlType.DOUBLE)));
+
+    private static final Map<String, String> WB_ALIASES = Map.of("wb_user_id", "svc_user_id", "wb_run_id", "svc_run_id",
+            "wb_run_step", "svc_run_step", "wb_run_step_end", "svc_run_step_end");
+
+    private static final Pattern FEEDBACK_PATH = Pattern.compile("feedback\\.\\[(.+)]\\.(runnable_ref|payload(?:\\..*)?)");
+
+    private static final Set<String> JSON_ROOTS = Set.of("inputs", "output", "attributes", "summary");
+
+    /** Columns every visible call has, which therefore sort without a nulls clause (keeping index order). */
+    private static final Set<String> NEVER_NULL = Set.of("id", "project_id", "started_at");
+
+    /** The usable expand_columns paths, shallowest first. */
+    private final List<List<String>> expansions;
+
+    private CallFields(List<List<String>> expansions) {
+        this.expansions = expansions;
+    }
+
+    /** The fields of a query with these {@code expand_columns}. */
+    public static CallFields expanding(List<String> expandColumns) {
+        List<List<String>> paths = expandedPaths(expandColumns);
+        return paths.isEmpty() ? INSTANCE : new CallFields(paths);
+    }
+
+    /**
+     * The {@code expand_columns} entries as paths, shallowest first: those below an expandable column
+     * without empty steps ({@code inputs.model} is {@code [inputs, model]}); the others name nothing.
+     */
+    public static List<List<String>> expandedPaths(List<String> expandColumns) {
+        if (expandColumns == null) {
+            return List.of();
+        }
+        return expandColumns.stream().filter(column -> column != null && !column.isEmpty())
+                .map(column -> List.of(column.split("\\.", -1)))
+                .filter(path -> EXPANDABLE_ROOTS.contains(path.get(0)) && path.stream().noneMatch(String::isEmpty))
+                .sorted(Comparator.comparingInt(List::size)).toList();
+    }
+
+    @Override
+    public SqlValue resolve(String field, SqlParams params) {
+        String name = WB_ALIASES.getOrDefault(field, field);
+        Column column = COLUMNS.get(name);
+        if (column != null) {
+            return column;
+        }
+        Matcher feedback = FEEDBACK_PATH.matcher(name);
+        if (feedback.matches()) {
+            return feedbackField(field, feedback.group(1), feedback.group(2), params);
+        }
+        List<String> path = splitPath(name);
+        if (JSON_ROOTS.contains(path.get(0))) {
+            return jsonPath(path, params);
+        }
+        throw notAllowed(field);
+    }
+
+    /**
+     * A path below a JSON column. Each expand_columns path leading to it, shallowest first, swaps the
+     * value there for the object it refers to (see {@code tracing.expand_ref}); the rest of the path is
+     * read from the last value swapped in.
+     */
+    private JsonPath jsonPath(List<String> path, SqlParams params) {
+        String document = "c." + path.get(0);
+        int expandedTo = 1;
+        for (List<String> expansion : expansions) {
+            if (expansion.size() >= expandedTo && expansion.size() <= path.size()
+                    && path.subList(0, expansion.size()).equals(expansion)) {
+                List<String> steps = path.subList(expandedTo, expansion.size());
+                String value = steps.isEmpty() ? document
+                        : "(" + document + " #> " + params.bind(steps.toArray(String[]::new), "text[]") + ")";
+                document = "tracing.expand_ref(c.project_id, " + value + ")";
+                expandedTo = expansion.size();
+            }
+        }
+        List<String> rest = path.subList(expandedTo, path.size());
+        return new JsonPath(document, params.bind(rest.toArray(String[]::new), "text[]"));
+    }
+
+    /**
+     * {@code feedback.[<type>].payload.<path>} and {@code feedback.[<type>].runnable_ref}: from the
+     * newest feedback of that type on the call (the reference picks an arbitrary one).
+     */
+    private static SqlValue feedbackField(String field, String type, String rest, SqlParams params) {
+        String latest = "(SELECT fb.%s FROM tracing.feedback fb WHERE fb.project_id = c.project_id"
+                + " AND fb.weave_ref = 'weave:///' || c.project_id || '/call/' || c.id AND fb.feedback_type = "
+                + params.bind(type, "text") + " ORDER BY fb.created_at DESC, fb.id DESC LIMIT 1)";
+        if (rest.equals("runnable_ref")) {
+            return new Column(latest.formatted("runnable_ref"), SqlType.TEXT);
+        }
+        List<String> path = splitPath(rest);
+        if (!path.get(0).equals("payload")) {
+            throw notAllowed(field);
+        }
+        return new JsonPath(latest.formatted("payload"),
+                params.bind(path.subList(1, path.size()).toArray(String[]::new), "text[]"));
+    }
+
+    public static boolean neverNull(String field) {
+        return NEVER_NULL.contains(field);
+    }
+
+    /** Splits on dots, except a backslash-escaped dot, which belongs to the key ({@code metrics\.run}). */
+    public static List<String> splitPath(String field) {
+        List<String> parts = new ArrayList<>();
+        StringBuilder part = new StringBuilder();
+        for (int i = 0; i < field.length(); i++) {
+            char next = field.charAt(i);
+            if (next == '\\' && i + 1 < field.length() && field.charAt(i + 1) == '.') {
+                part.append('.');
+                i++;
+            } else if (next == '.') {
+                parts.add(part.toString());
+                part.setLength(0);
+            } else {
+                part.append(next);
+            }
+        }
+        parts.add(part.toString());
+        return parts;
+    }
+
+    public static InvalidQueryException notAllowed(String field) {
+        return InvalidQueryException.fieldNotAllowed(field);
+    }
+
+    private static Column text(String sql) {
+        return new Column(sql, SqlType.TEXT);
+    }
+}

@@ -1,0 +1,10 @@
+package org.llmplatform.tracing.query;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import org.llmplatform.tracing.http.StrictRequest;
+
+/** One {@code sort_by} entry as a request states it; each query checks it into a {@link SortKey} its own way. */
+@StrictRequest
+@RegisterForReflection
+public record SortBy(String field, String direction) {
+}

@@ -1,0 +1,29 @@
+package org.llmplatform.tracing.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** A query operand on its way to SQL: a typed expression, a JSON path (untyped text), or a literal. */
+public sealed interface SqlValue {
+
+    /** A column or computed expression of a known type. */
+    record Column(String sql, SqlType type) implements SqlValue {
+    }
+
+    /**
+     * A value inside a JSON document, read as ClickHouse's JSON_VALUE reads it (scalar text, '' when
+     * missing); its type comes from what it is compared with (docs/tracing-service.md#query-typing).
+     */
+    record JsonPath(String documentSql, String pathSql) implements SqlValue {
+        String text() {
+            return "tracing.json_value(" + documentSql + ", " + pathSql + ")";
+        }
+
+        String exists() {
+            return "tracing.json_exists(" + documentSql + ", " + pathSql + ")";
+        }
+    }
+
+    /** A {@code $literal}, bound as a parameter once its type is known. */
+    record Constant(JsonNode value) implements SqlValue {
+    }
+}

@@ -1,7 +1,0 @@
-package org.llmplatform.tracing.store.query;
-
-import java.util.List;
-
-/** A built statement and its positional parameters. */
-public record SqlStatement(String sql, List<Object> params) {
-}

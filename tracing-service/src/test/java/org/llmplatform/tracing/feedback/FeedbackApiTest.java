@@ -1,0 +1,197 @@
+package org.llmplatform.tracing.feedback;
+
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
+import org.llmplatform.tracing.calls.CallQueryApiTest;
+
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+class FeedbackApiTest {
+
+    private TraceClient client;
+
+    @BeforeEach
+    void aFreshProject() {
+        client = new TraceClient("feedback");
+    }
+
+    @Test
+    void aReactionIsStoredWithItsAliasesAndTheCallerAsOwner() {
+        client.post("/feedback/create", feedback("c1", "wandb.reaction.1", Map.of("emoji", "🎱"))).statusCode(200)
+                .body("id", matchesPattern("[0-9a-f-]{36}"))
+                .body("created_at", matchesPattern("\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z"))
+                .body("svc_user_id", equalTo(client.user))
+                .body("payload", equalTo(Map.of("emoji", "🎱", "alias", ":pool_8_ball:", "detoned", "🎱",
+                        "detoned_alias", ":pool_8_ball:")));
+        client.post("/feedback/create", feedback("c1", "wandb.reaction.1", Map.of("emoji", "👍🏻"))).statusCode(200)
+                .body("payload.detoned", equalTo("👍"))
+                .body("payload.detoned_alias", equalTo(":thumbs_up:"));
+    }
+
+    @Test
+    void aReactionMustBeExactlyOneEmoji() {
+        for (Object emoji : List.of("👍👍", "ok", "", 5)) {
+            client.post("/feedback/create", feedback("c1", "wandb.reaction.1", Map.of("emoji", emoji))).statusCode(400)
+                    .body("reason", equalTo("Value of emoji key in payload must be exactly one emoji"));
+        }
+    }
+
+    @Test
+    void aNoteHasOneToATousandAndTwentyFourCharacters() {
+        client.post("/feedback/create", feedback("c1", "wandb.note.1", Map.of("note", "x".repeat(1024)))).statusCode(200);
+        client.post("/feedback/create", feedback("c1", "wandb.note.1", Map.of("note", "x".repeat(1025)))).statusCode(400);
+        client.post("/feedback/create", feedback("c1", "wandb.note.1", Map.of("note", ""))).statusCode(400);
+    }
+
+    @Test
+    void runnableAndAnnotationRefsFollowTheirTypes() {
+        String scorer = "weave:///" + client.project + "/op/my_scorer:abc";
+        Map<String, Object> runnable = feedback("c1", "wandb.runnable.my_scorer", Map.of("output", Map.of("score", 1)));
+        runnable.put("runnable_ref", scorer);
+        client.post("/feedback/create", runnable).statusCode(400).body("reason", matchesPattern("call_ref is required.*"));
+        runnable.put("call_ref", "weave:///" + client.project + "/call/scorer-call");
+        client.post("/feedback/create", runnable).statusCode(200);
+        runnable.put("runnable_ref", "weave:///" + client.project + "/op/other:abc");
+        client.post("/feedback/create", runnable).statusCode(400);
+
+        Map<String, Object> custom = feedback("c1", "custom", Map.of("anything", true));
+        custom.put("runnable_ref", scorer);
+        client.post("/feedback/create", custom).statusCode(400)
+                .body("reason", equalTo("runnable_ref is not allowed for non-runnable feedback"));
+        custom.remove("runnable_ref");
+        custom.put("annotation_ref", "weave:///" + client.project + "/object/spec:abc");
+        client.post("/feedback/create", custom).statusCode(400);
+
+        Map<String, Object> annotation = feedback("c1", "wandb.annotation.spec", Map.of("value", 3));
+        client.post("/feedback/create", annotation).statusCode(400);
+    }
+
+    @Test
+    void aPayloadOverOneMebibyteIsTooLarge() {
+        client.post("/feedback/create", feedback("c1", "custom", Map.of("text", "x".repeat(1_048_560)))).statusCode(200);
+        client.post("/feedback/create", feedback("c1", "custom", Map.of("text", "x".repeat(1_048_576)))).statusCode(400)
+                .body("reason", equalTo("Feedback payload too large"));
+    }
+
+    @Test
+    void queriesReturnTheRequestedFieldsFilteredSortedAndCounted() {
+        client.post("/feedback/create", withId("f1", feedback("c1", "custom", Map.of("score", 2)))).statusCode(200);
+        client.post("/feedback/create", withId("f2", feedback("c1", "custom", Map.of("score", 10)))).statusCode(200);
+        client.post("/feedback/create", withId("f3", feedback("c2", "wandb.note.1", Map.of("note", "hi")))).statusCode(200);
+
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("id", "payload.score"),
+                "query", Map.of("$expr", Map.of("$gt", List.of(Map.of("$getField", "payload.score"), Map.of("$literal", 1)))),
+                "sort_by", List.of(Map.of("field", "payload.score", "direction", "desc"))))
+                .statusCode(200)
+                .body("result", equalTo(List.of(Map.of("id", "f2", "payload.score", 10), Map.of("id", "f1", "payload.score", 2))));
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("count(*)")))
+                .body("result", equalTo(List.of(Map.of("count(*)", 3))));
+        client.post("/feedback/query", Map.of("project_id", client.project, "limit", 1, "offset", 2))
+                .body("result.size()", equalTo(1))
+                .body("result[0].id", equalTo("f3"))
+                .body("result[0].payload", equalTo(Map.of("note", "hi")))
+                .body("result[0].svc_user_id", equalTo(client.user))
+                .body("result[0].size()", equalTo(12));
+        client.post("/feedback/query", Map.of("project_id", client.project, "query", Map.of("$expr", Map.of("$gte",
+                List.of(Map.of("$getField", "created_at"), Map.of("$literal", "2020-01-01"))))))
+                .body("result.size()", equalTo(3));
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("nope"))).statusCode(400)
+                .body("reason", equalTo("Unknown field: nope"));
+    }
+
+    @Test
+    void purgeTakesOnlyIdQueriesAndReplaceSwapsTheRow() {
+        client.post("/feedback/create", withId("f1", feedback("c1", "custom", Map.of("v", 1)))).statusCode(200);
+        client.post("/feedback/create", withId("f2", feedback("c1", "custom", Map.of("v", 2)))).statusCode(200);
+        client.post("/feedback/create", withId("f3", feedback("c1", "custom", Map.of("v", 3)))).statusCode(200);
+
+        client.post("/feedback/purge", Map.of("project_id", client.project, "query", Map.of("$expr",
+                Map.of("$eq", List.of(Map.of("$getField", "feedback_type"), Map.of("$literal", "custom"))))))
+                .statusCode(400).body("reason", equalTo("Can only purge feedback by specifying one or more feedback ids"));
+        client.post("/feedback/purge", Map.of("project_id", client.project, "query", Map.of("$expr", Map.of("$or", List.of(
+                idIs("f1"), idIs("missing")))))).statusCode(200).body("", equalTo(Map.of()));
+        client.post("/feedback/purge", Map.of("project_id", client.project, "query", Map.of("$expr", idIs("f2"))))
+                .statusCode(200);
+
+        Map<String, Object> replacement = feedback("c1", "custom", Map.of("v", 30));
+        replacement.put("feedback_id", "f3");
+        String newId = client.post("/feedback/replace", replacement).statusCode(200).extract().path("id");
+        List<Map<String, Object>> left = client.post("/feedback/query", Map.of("project_id", client.project,
+                "fields", List.of("id", "payload"))).extract().path("result");
+        assertEquals(List.of(Map.of("id", newId, "payload", Map.of("v", 30))), left);
+    }
+
+    @Test
+    void aBatchCreatesEveryItemOrNone() {
+        client.post("/feedback/batch/create", Map.of("batch", List.of(feedback("c1", "custom", Map.of("a", 1)),
+                feedback("c1", "wandb.note.1", Map.of("note", ""))))).statusCode(400);
+        client.post("/feedback/batch/create", Map.of("batch", List.of(feedback("c1", "custom", Map.of("a", 1)),
+                feedback("c2", "wandb.reaction.1", Map.of("emoji", "🎱"))))).statusCode(200)
+                .body("res.size()", equalTo(2))
+                .body("res[1].payload.alias", equalTo(":pool_8_ball:"));
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("count(*)")))
+                .body("result[0].'count(*)'", equalTo(2));
+    }
+
+    @Test
+    void callQueriesIncludeAndFilterAndSortByFeedback() {
+        client.write(List.of(client.start("c1", "op", CallQueryApiTest.at(1)), client.start("c2", "op", CallQueryApiTest.at(2)),
+                client.start("c3", "op", CallQueryApiTest.at(3))), List.of());
+        String scorerType = "wandb.runnable.my_scorer";
+        for (Object[] score : new Object[][] {{"c1", 0.2}, {"c2", 0.9}}) {
+            Map<String, Object> runnable = feedback((String) score[0], scorerType, Map.of("output", Map.of("score", score[1])));
+            runnable.put("runnable_ref", "weave:///" + client.project + "/object/my_scorer:abc");
+            client.post("/feedback/create", runnable).statusCode(200);
+        }
+        client.post("/feedback/create", feedback("c1", "wandb.note.1", Map.of("note", "first"))).statusCode(200);
+
+        List<Map<String, Object>> calls = client.query(Map.of("include_feedback", true));
+        assertEquals(2, feedbackOf(calls.get(0)).size());
+        assertEquals("wandb.runnable.my_scorer", feedbackOf(calls.get(0)).get(0).get("feedback_type"));
+        assertEquals(List.of(), feedbackOf(calls.get(2)));
+        assertEquals(null, CallQueryApiTest.weave(client.query(Map.of()).get(0)).get("feedback"));
+
+        String path = "feedback.[wandb.runnable.my_scorer].payload.output.score";
+        assertEquals(List.of("c2"), client.ids(Map.of("query", Map.of("$expr", Map.of("$gt", List.of(
+                Map.of("$getField", path), Map.of("$literal", 0.5)))))));
+        assertEquals(List.of("c2", "c1", "c3"), client.ids(Map.of("sort_by", List.of(Map.of("field", path,
+                "direction", "desc")))));
+        assertEquals(List.of("c1", "c2"), client.ids(Map.of("query", Map.of("$expr", Map.of("$eq", List.of(
+                Map.of("$getField", "feedback.[wandb.runnable.my_scorer].runnable_ref"),
+                Map.of("$literal", "weave:///" + client.project + "/object/my_scorer:abc")))))));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> feedbackOf(Map<String, Object> call) {
+        return (List<Map<String, Object>>) CallQueryApiTest.weave(call).get("feedback");
+    }
+
+    private Map<String, Object> feedback(String callId, String type, Map<String, Object> payload) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("project_id", client.project);
+        body.put("weave_ref", "weave:///" + client.project + "/call/" + callId);
+        body.put("feedback_type", type);
+        body.put("payload", payload);
+        return body;
+    }
+
+    private static Map<String, Object> withId(String id, Map<String, Object> body) {
+        body.put("id", id);
+        return body;
+    }
+
+    private static Map<String, Object> idIs(String id) {
+        return Map.of("$eq", List.of(Map.of("$getField", "id"), Map.of("$literal", id)));
+    }
+}

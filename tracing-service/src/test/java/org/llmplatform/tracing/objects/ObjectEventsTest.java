@@ -1,0 +1,87 @@
+package org.llmplatform.tracing.objects;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.llmplatform.model.Topics;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
+
+/** Each new object version reaches {@code artifact.events} through the outbox; a re-publish does not. */
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+class ObjectEventsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void aNewObjectVersionIsAnnouncedOnArtifactEvents() throws Exception {
+        TraceClient client = new TraceClient("events");
+        Map<String, Object> obj = Map.of("project_id", client.project, "object_id", "prompt", "val", Map.of("text", "hi"));
+        String digest = client.post("/obj/create", Map.of("obj", obj)).statusCode(200).extract().path("digest");
+        client.post("/obj/create", Map.of("obj", obj)).statusCode(200);
+        Map<String, Object> changed = Map.of("project_id", client.project, "object_id", "prompt", "val", Map.of("text", "bye"));
+        String nextDigest = client.post("/obj/create", Map.of("obj", changed)).statusCode(200).extract().path("digest");
+        String key = client.project + "/prompt";
+
+        List<JsonNode> events = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = consumer()) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ARTIFACT_EVENTS).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                collect(consumer, key, events, Duration.ofMillis(200));
+                return events.size() >= 4;
+            });
+            collect(consumer, key, events, Duration.ofSeconds(2));
+        }
+        assertEquals(List.of("CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS", "CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS"), events.stream().map(e -> e.get("event_type").asText()).toList());
+        JsonNode created = events.get(0);
+        assertEquals("prompt", created.get("collection").asText());
+        assertEquals(digest, created.get("version").asText());
+        assertEquals(client.user, created.get("entity").asText());
+        assertEquals("p", created.get("project").asText());
+        assertEquals(List.of("latest", "v0"), List.of(created.get("aliases").get(0).asText(), created.get("aliases").get(1).asText()));
+        assertEquals(client.user, created.get("author").asText());
+        assertEquals(1, created.get("schema_version").asInt());
+        assertEquals(0, created.get("version_index").asInt());
+        JsonNode next = events.get(2);
+        assertEquals(nextDigest, next.get("version").asText());
+        assertEquals(1, next.get("version_index").asInt());
+        assertEquals("v1", next.get("aliases").get(1).asText());
+    }
+
+    private static void collect(KafkaConsumer<String, String> consumer, String key, List<JsonNode> events, Duration wait)
+            throws Exception {
+        for (ConsumerRecord<String, String> record : consumer.poll(wait)) {
+            if (key.equals(record.key())) {
+                events.add(JSON.readTree(record.value()));
+            }
+        }
+    }
+
+    private static KafkaConsumer<String, String> consumer() {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, PlatformTestResources.engines().kafkaBootstrapServers());
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new KafkaConsumer<>(config);
+    }
+}
