@@ -27,7 +27,7 @@ CREATE INDEX calls_roots_by_tokens_desc ON tracing.calls (project_id, usage_tota
 CREATE INDEX calls_roots_by_tokens_asc ON tracing.calls (project_id, usage_total_tokens, id)
     WHERE started_at IS NOT NULL AND deleted_at IS NULL AND parent_id IS NULL;
 
--- Each model of a call's summary.usage that has a price, with its token counts (spec section 12.2) and
+-- Each model of a call's summary.usage that has a price, with its token counts (docs/tracing-service.md#costs) and
 -- the best price: in effect at the call's start first, then the project's over the default, then the
 -- newest. Both the costs a call shows and the total it sorts by come from here.
 CREATE FUNCTION tracing.priced_usage(call_project text, call_started_at timestamptz, summary jsonb)

@@ -38,7 +38,8 @@ class RepositoryReferencesTest {
 
     /** Ways the code used to point outside the repository; the section sign only ever meant a spec section. */
     private static final Pattern OUTSIDE = Pattern.compile(
-            "§|shared/spec|shared/design|ARCHITECTURE\\.md|STYLE\\.md|\\bspec sections?\\b|\\bsections? [0-9.]+ of the spec|see the spec");
+            "§|shared/spec|shared/design|ARCHITECTURE\\.md|STYLE\\.md|\\bspec sections?\\b|\\bsections? [0-9.]+ of the spec|see the spec"
+            + "|\\(sections? [0-9]|architecture page");
 
     /**
      * Applied Flyway migrations keep their comments: Flyway checksums the whole file, so editing one stops existing
