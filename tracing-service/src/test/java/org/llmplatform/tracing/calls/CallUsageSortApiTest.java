@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
 
 /**
  * Sorting and filtering calls by {@code summary.weave.total_tokens} and {@code summary.weave.total_cost}:
