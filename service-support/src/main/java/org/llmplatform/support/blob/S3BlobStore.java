@@ -28,7 +28,6 @@ import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -99,8 +98,11 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
             try {
                 s3.createBucket(request -> request.bucket(bucket));
                 LOG.infof("Created the blob bucket %s", bucket);
-            } catch (BucketAlreadyOwnedByYouException createdMeanwhile) {
-                // Another service created it first.
+            } catch (S3Exception createdMeanwhile) {
+                // 409: another service created it first (BucketAlreadyOwnedByYou, or BucketAlreadyExists on some servers).
+                if (createdMeanwhile.statusCode() != 409) {
+                    throw createdMeanwhile;
+                }
             }
         }
     }
