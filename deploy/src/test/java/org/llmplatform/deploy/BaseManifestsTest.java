@@ -105,12 +105,56 @@ class BaseManifestsTest {
     }
 
     @Test
-    void onlyTheServicesThatCallOutsideMayLeaveTheCluster() {
+    void onlyTheServicesThatCallOutsideOrKeepBlobsMayLeaveTheCluster() {
         for (NetworkPolicy policy : ofKind(base, "NetworkPolicy", NetworkPolicy.class)) {
-            boolean external = policy.getSpec().getEgress().stream().map(NetworkPolicyEgressRule::getTo)
-                    .flatMap(List::stream).anyMatch(peer -> peer.getIpBlock() != null);
+            List<NetworkPolicyEgressRule> external = policy.getSpec().getEgress().stream()
+                    .filter(rule -> rule.getTo().stream().anyMatch(peer -> peer.getIpBlock() != null)).toList();
             String service = policy.getMetadata().getName();
-            assertEquals(Set.of("inference-gateway", "automation-service").contains(service), external, service);
+            assertEquals(Set.of("inference-gateway", "automation-service").contains(service) || BLOB_KEEPERS.contains(service),
+                    !external.isEmpty(), service);
+            if (BLOB_KEEPERS.contains(service) && !service.equals("inference-gateway")) {
+                // to the object store only: HTTPS
+                external.forEach(rule -> assertEquals(List.of(443), rule.getPorts().stream().map(port -> port.getPort().getIntVal()).toList(), service));
+            }
         }
+    }
+
+    private static final Set<String> BLOB_KEEPERS = Set.of("tracing-service", "training-service", "inference-gateway");
+
+    /** No pod mounts a shared volume: the services keeping blobs take the bucket from a ConfigMap and its keys from a Secret. */
+    @Test
+    void theServicesKeepingBlobsUseTheObjectStoreNotAClaim() {
+        ObjectNode blobStore = ofKind(base, "ConfigMap").stream()
+                .filter(map -> map.path("metadata").path("name").asText().equals("platform-blob-store")).findFirst().orElseThrow();
+        assertEquals("s3", blobStore.path("data").path("PLATFORM_BLOB_STORE").asText());
+        assertTrue(blobStore.path("data").has("PLATFORM_BLOB_S3_BUCKET"));
+        assertEquals(List.of(), ofKind(base, "PersistentVolumeClaim"), "the base claims no volume of its own");
+        for (Deployment deployment : ofKind(base, "Deployment", Deployment.class)) {
+            String service = deployment.getMetadata().getName();
+            var pod = deployment.getSpec().getTemplate().getSpec();
+            assertTrue(pod.getVolumes().stream().allMatch(volume -> volume.getPersistentVolumeClaim() == null), service + " mounts a claim");
+            var sources = pod.getContainers().get(0).getEnvFrom();
+            boolean config = sources.stream().anyMatch(source -> source.getConfigMapRef() != null
+                    && source.getConfigMapRef().getName().equals("platform-blob-store"));
+            boolean keys = sources.stream().anyMatch(source -> source.getSecretRef() != null
+                    && source.getSecretRef().getName().equals("platform-blob-credentials"));
+            assertEquals(BLOB_KEEPERS.contains(service), config, service + " reads platform-blob-store");
+            assertEquals(BLOB_KEEPERS.contains(service), keys, service + " reads platform-blob-credentials");
+        }
+    }
+
+    @Test
+    void aReadWriteManyClaimFailsTheReview() {
+        ObjectNode claim = Manifests.YAML.createObjectNode();
+        claim.put("apiVersion", "v1").put("kind", "PersistentVolumeClaim").putObject("metadata").put("name", "shared-blobs");
+        claim.putObject("spec").putArray("accessModes").add("ReadWriteMany");
+        ObjectNode statefulSet = Manifests.YAML.createObjectNode();
+        statefulSet.put("apiVersion", "apps/v1").put("kind", "StatefulSet").putObject("metadata").put("name", "store");
+        statefulSet.putObject("spec").putArray("volumeClaimTemplates").addObject().putObject("spec").putArray("accessModes").add("ReadWriteMany");
+
+        List<String> problems = ResourceChecks.problemsIn(List.of(claim, statefulSet));
+
+        assertTrue(problems.contains("PersistentVolumeClaim shared-blobs claims a ReadWriteMany volume, which the default storage classes of EKS, GKE and AKS cannot bind"), problems.toString());
+        assertTrue(problems.stream().anyMatch(problem -> problem.startsWith("StatefulSet store claims a ReadWriteMany volume")), problems.toString());
     }
 }

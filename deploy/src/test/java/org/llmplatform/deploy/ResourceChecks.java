@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -53,6 +55,7 @@ final class ResourceChecks {
         checks.everyDeploymentHasANetworkPolicy();
         checks.containersAreHardenedAndBounded();
         checks.imagesArePinned();
+        checks.noVolumeIsSharedBetweenPods();
         return checks.problems;
     }
 
@@ -81,10 +84,10 @@ final class ResourceChecks {
     private void servicesSelectADeploymentPort() {
         for (Service service : ofKind(resources, "Service", Service.class)) {
             Map<String, String> selector = service.getSpec().getSelector();
-            List<Deployment> selected = deployments.stream()
+            List<Deployment> selected = podOwners().stream()
                     .filter(deployment -> labels(deployment).entrySet().containsAll(selector.entrySet())).toList();
             if (selected.isEmpty()) {
-                problems.add("Service " + name(service) + " selects no Deployment with " + selector);
+                problems.add("Service " + name(service) + " selects no Deployment or StatefulSet with " + selector);
                 continue;
             }
             for (ServicePort port : service.getSpec().getPorts()) {
@@ -100,6 +103,16 @@ final class ResourceChecks {
                 }
             }
         }
+    }
+
+    /** The Deployments, and the StatefulSets (MinIO) in the same shape, for what only needs their pods. */
+    private List<Deployment> podOwners() {
+        List<Deployment> owners = new ArrayList<>(deployments);
+        for (StatefulSet set : ofKind(resources, "StatefulSet", StatefulSet.class)) {
+            owners.add(new DeploymentBuilder().withMetadata(set.getMetadata())
+                    .withNewSpec().withSelector(set.getSpec().getSelector()).withTemplate(set.getSpec().getTemplate()).endSpec().build());
+        }
+        return owners;
     }
 
     private void probesUseDeclaredPortsAndHealthPaths() {
@@ -244,6 +257,21 @@ final class ResourceChecks {
         for (ObjectNode kafka : ofKind(resources, "Kafka")) {
             if (kafka.path("spec").path("kafka").path("version").asText().isEmpty()) {
                 problems.add("Kafka " + kafka.path("metadata").path("name").asText() + " does not pin spec.kafka.version");
+            }
+        }
+    }
+
+    /**
+     * No claim asks for ReadWriteMany (a PersistentVolumeClaim, a StatefulSet's claim template, anything):
+     * the default storage classes of EKS, GKE and AKS cannot bind one, so its pods would never start.
+     * Blobs belong in object storage instead.
+     */
+    private void noVolumeIsSharedBetweenPods() {
+        for (ObjectNode resource : resources) {
+            if (resource.findValues("accessModes").stream().flatMap(modes -> java.util.stream.StreamSupport.stream(modes.spliterator(), false))
+                    .anyMatch(mode -> mode.asText().equals("ReadWriteMany"))) {
+                problems.add(resource.path("kind").asText() + " " + resource.path("metadata").path("name").asText()
+                        + " claims a ReadWriteMany volume, which the default storage classes of EKS, GKE and AKS cannot bind");
             }
         }
     }

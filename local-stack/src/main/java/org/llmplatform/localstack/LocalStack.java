@@ -12,11 +12,13 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.llmplatform.engines.KafkaTopics;
 import org.llmplatform.engines.PostgresServer;
+import org.llmplatform.engines.S3Server;
 
 /**
  * The platform's main command: PostgreSQL, a Kafka broker and the four services on this machine,
@@ -25,6 +27,7 @@ import org.llmplatform.engines.PostgresServer;
 public final class LocalStack {
 
     private static final long READY_TIMEOUT_SECONDS = 180;
+    static final String BLOB_BUCKET = "llm-platform-blobs";
 
     private final StackOptions options;
     private final Path home;
@@ -33,6 +36,7 @@ public final class LocalStack {
     private final Map<PlatformService, ChildProcess> services = new EnumMap<>(PlatformService.class);
     private PostgresServer postgres;
     private ChildProcess kafka;
+    private S3Server s3;
     private volatile boolean stopping;
     private String automationEncryptionKey;
 
@@ -81,6 +85,10 @@ public final class LocalStack {
         kafka = KafkaBroker.start(data, options.kafkaPort(), logs);
         KafkaBroker.awaitReady(kafka, bootstrapServers, READY_TIMEOUT_SECONDS);
         KafkaTopics.createMissing(bootstrapServers, 1);
+        if (options.blobStore() == StackOptions.BlobBackend.S3) {
+            System.out.println("Starting the S3 server (S3Proxy, buckets in " + data.resolve("s3") + ")");
+            s3 = S3Server.startPersistent(data.resolve("s3"), options.s3Port());
+        }
 
         String adminKey = DevCredentials.bootstrapAdminKey(data);
         automationEncryptionKey = DevCredentials.automationEncryptionKey(data);
@@ -102,6 +110,9 @@ public final class LocalStack {
         ports.put("PostgreSQL", options.postgresPort());
         ports.put("Kafka", options.kafkaPort());
         ports.put("Kafka controller", options.kafkaPort() + 1);
+        if (options.blobStore() == StackOptions.BlobBackend.S3) {
+            ports.put("S3", options.s3Port());
+        }
         options.servicePorts().forEach((service, port) -> ports.put(service.module(), port));
         return ports;
     }
@@ -117,7 +128,11 @@ public final class LocalStack {
         environment.put("PLATFORM_AUTH_BOOTSTRAP_ADMIN_KEY", adminKey);
         environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(service.module()).toString());
         // One content-addressed store for all: the gateway reads the adapters the training-service writes.
-        environment.put("PLATFORM_BLOB_ROOT", options.dataDirectory().resolve("blobs").toString());
+        if (s3 == null) {
+            environment.put("PLATFORM_BLOB_ROOT", options.dataDirectory().resolve("blobs").toString());
+        } else {
+            s3.blobStoreConfig(BLOB_BUCKET).forEach((key, value) -> environment.put(environmentName(key), value));
+        }
         for (PlatformService other : PlatformService.values()) {
             environment.put("PLATFORM_" + other.name() + "_URL", baseUri(other).toString());
         }
@@ -129,6 +144,11 @@ public final class LocalStack {
             environment.put("AUTOMATION_DELIVERY_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128");
         }
         return environment;
+    }
+
+    /** The environment variable MicroProfile Config reads for a property: {@code platform.blob.s3.path-style} → {@code PLATFORM_BLOB_S3_PATH_STYLE}. */
+    private static String environmentName(String property) {
+        return property.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
     }
 
     /**
@@ -166,6 +186,10 @@ public final class LocalStack {
         }
         summary.append(String.format("  %-20s %s%n", "PostgreSQL", postgres.jdbcUrl() + " (user " + PostgresServer.USER + ")"));
         summary.append(String.format("  %-20s %s%n", "Kafka", "localhost:" + options.kafkaPort()));
+        if (s3 != null) {
+            summary.append(String.format("  %-20s %s%n", "S3 (blobs)", s3.endpoint() + " bucket " + BLOB_BUCKET + " (key " + S3Server.ACCESS_KEY
+                    + ", secret " + S3Server.SECRET_KEY + ")"));
+        }
         summary.append("\nDevelopment API key (user '").append(DevCredentials.DEV_USER).append("'): ").append(devKey)
                 .append("\n  also in ").append(options.dataDirectory().resolve("dev-api-key"))
                 .append("\n  use it as 'Authorization: Bearer <key>'. Press Ctrl-C to stop everything.\n");
@@ -197,6 +221,9 @@ public final class LocalStack {
         services.values().parallelStream().forEach(service -> service.stop(20));
         if (kafka != null) {
             kafka.stop(30);
+        }
+        if (s3 != null) {
+            s3.close();
         }
         if (postgres != null) {
             postgres.close();

@@ -8,7 +8,12 @@ import java.util.Optional;
 
 /** The command line of the local stack. */
 record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts,
-        Optional<Path> model, Optional<Path> tokenizer) {
+        Optional<Path> model, Optional<Path> tokenizer, BlobBackend blobStore, int s3Port) {
+
+    /** Where the services keep blobs: files in the data folder, or a bucket of an S3 server (S3Proxy) started beside them. */
+    enum BlobBackend {
+        FILES, S3
+    }
 
     static final String USAGE = """
             Usage: ./platform [options]
@@ -24,6 +29,10 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
               --model FILE           a llama2.c checkpoint for the gateway's embedded engine, served
                                      under its file name without extension (needs --tokenizer)
               --tokenizer FILE       the checkpoint's llama2.c tokenizer
+              --blob-store files|s3  where blobs (files, trajectories, checkpoints) live: files in the
+                                     data folder (default), or a bucket of an S3 server (S3Proxy) started
+                                     beside PostgreSQL and Kafka, as clusters keep them
+              --s3-port N            the S3 server's port with --blob-store s3 (default 19000)
             """;
 
     static StackOptions parse(String[] args, Path home) {
@@ -33,6 +42,8 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         int kafkaPort = 19092;
         Optional<Path> model = Optional.empty();
         Optional<Path> tokenizer = Optional.empty();
+        BlobBackend blobStore = BlobBackend.FILES;
+        int s3Port = 19000;
         Map<PlatformService, Integer> servicePorts = new LinkedHashMap<>();
         for (PlatformService service : PlatformService.values()) {
             servicePorts.put(service, service.defaultPort());
@@ -46,6 +57,8 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 case "--kafka-port" -> kafkaPort = port(args, ++i, option);
                 case "--model" -> model = Optional.of(existingFile(args, ++i, option));
                 case "--tokenizer" -> tokenizer = Optional.of(existingFile(args, ++i, option));
+                case "--blob-store" -> blobStore = blobBackend(value(args, ++i, option));
+                case "--s3-port" -> s3Port = port(args, ++i, option);
                 case "--help", "-h" -> throw new UsageException("");
                 default -> {
                     PlatformService service = PlatformService.forPortOption(option)
@@ -57,12 +70,20 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         if (model.isPresent() != tokenizer.isPresent()) {
             throw new UsageException("--model and --tokenizer go together");
         }
-        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, model, tokenizer);
+        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, model, tokenizer, blobStore, s3Port);
     }
 
     /** The model's id in the gateway: its file name without extension ("stories260K.bin" → "stories260K"). */
     Optional<String> modelId() {
         return model.map(path -> path.getFileName().toString().replaceFirst("\\.[^.]*$", ""));
+    }
+
+    private static BlobBackend blobBackend(String value) {
+        return switch (value) {
+            case "files" -> BlobBackend.FILES;
+            case "s3" -> BlobBackend.S3;
+            default -> throw new UsageException("--blob-store is files or s3, got '" + value + "'");
+        };
     }
 
     private static Path existingFile(String[] args, int index, String option) {

@@ -30,6 +30,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the new step, and see the trained adapter served. What the training API acknowledged is servable at once: the
  * samples right after registering and right after {@code training_ended} neither wait nor retry.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArtTrainingEndToEndTest {
 
     private static final Path MODELS = Path.of("../../shared/models").toAbsolutePath().normalize();
@@ -50,20 +52,25 @@ class ArtTrainingEndToEndTest {
     private static LocalStack stack;
     private static String key;
 
+    /** Where the services keep blobs; the S3 variant runs the same flow on a bucket of S3Proxy. */
+    protected StackOptions.BlobBackend blobStore() {
+        return StackOptions.BlobBackend.FILES;
+    }
+
     @BeforeAll
-    static void startThePlatform(@TempDir Path data) throws Exception {
+    void startThePlatform(@TempDir Path data) throws Exception {
         Map<PlatformService, Integer> ports = new LinkedHashMap<>();
         for (PlatformService service : PlatformService.values()) {
             ports.put(service, freePort());
         }
         StackOptions options = new StackOptions(data, false, freePort(), freeKafkaPort(), ports,
-                Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")));
+                Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")), blobStore(), freePort());
         stack = new LocalStack(options, Path.of("..").toAbsolutePath().normalize());
         key = stack.start();
     }
 
     @AfterAll
-    static void stopThePlatform() {
+    void stopThePlatform() {
         if (stack != null) {
             stack.stop();
         }

@@ -1,61 +1,103 @@
 package org.llmplatform.support.blob;
 
-import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.llmplatform.model.events.BlobReference;
 
 /**
- * Blobs as files {@code <root>/sha256/<first two hex digits>/<digest>}, written to a temporary file and
- * moved into place so a reader never sees half a blob. File work runs on the worker pool.
+ * Blobs as files {@code <root>/sha256/<first two hex digits>/<digest>} (the laptop default). Bytes stream into
+ * a temporary file beside the blobs while their digest is computed, and the file is moved into place only
+ * once complete, so a reader never sees half a blob.
  */
-@ApplicationScoped
-public class FilesystemBlobStore implements BlobStore {
+public final class FilesystemBlobStore extends WorkerBlobStore {
 
-    static final String URI_PREFIX = "blob:sha256:";
-    private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
+    private static final String PARTIAL = ".partial";
 
     private final Path root;
 
-    public FilesystemBlobStore(BlobConfig config) {
-        this.root = config.root().toAbsolutePath();
+    public FilesystemBlobStore(Path root) {
+        this.root = root.toAbsolutePath();
     }
 
     @Override
-    public Uni<BlobReference> put(byte[] content) {
-        return Uni.createFrom().item(() -> write(content)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
-    }
-
-    @Override
-    public Uni<byte[]> get(BlobReference reference) {
-        return Uni.createFrom().item(() -> read(reference)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
-    }
-
-    private BlobReference write(byte[] content) {
-        String digest = sha256(content);
-        Path target = pathOf(digest);
+    protected BlobReference store(InputStream content) throws IOException {
+        Path incoming = root.resolve("incoming");
+        Files.createDirectories(incoming);
+        Path partial = Files.createTempFile(incoming, "blob-", PARTIAL);
         try {
+            MessageDigest sha256 = ContentAddress.sha256();
+            long byteCount;
+            try (OutputStream out = new DigestOutputStream(Files.newOutputStream(partial), sha256)) {
+                byteCount = content.transferTo(out);
+            }
+            String digest = ContentAddress.hex(sha256);
+            Path target = pathOf(digest);
             if (!Files.exists(target)) {
                 Files.createDirectories(target.getParent());
-                Path partial = Files.createTempFile(target.getParent(), digest, ".partial");
-                Files.write(partial, content);
                 moveIntoPlace(partial, target);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not store blob " + digest, e);
+            return ContentAddress.reference(digest, byteCount);
+        } finally {
+            Files.deleteIfExists(partial);
         }
-        return new BlobReference(URI_PREFIX + digest, digest, content.length);
+    }
+
+    @Override
+    protected BlobReference store(Path file) throws IOException {
+        try (InputStream content = Files.newInputStream(file)) {
+            return store(content);
+        }
+    }
+
+    @Override
+    protected InputStream read(String digest) throws IOException {
+        try {
+            return Files.newInputStream(pathOf(digest));
+        } catch (NoSuchFileException missing) {
+            return null;
+        }
+    }
+
+    @Override
+    protected boolean contains(String digest) {
+        return Files.isRegularFile(pathOf(digest));
+    }
+
+    @Override
+    protected void remove(String digest) throws IOException {
+        Files.deleteIfExists(pathOf(digest));
+    }
+
+    @Override
+    protected Stream<BlobReference> listing(String keyPrefix, String digestPrefix) throws IOException {
+        Path folder = root.resolve(keyPrefix.substring(0, keyPrefix.lastIndexOf('/')));
+        if (!Files.isDirectory(folder)) {
+            return Stream.empty();
+        }
+        return Files.walk(folder)
+                .filter(Files::isRegularFile)
+                .filter(path -> {
+                    String digest = ContentAddress.digestInKey(path.getFileName().toString());
+                    return digest != null && digest.startsWith(digestPrefix);
+                })
+                .map(path -> ContentAddress.reference(path.getFileName().toString(), sizeOf(path)));
+    }
+
+    private static long sizeOf(Path path) {
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     private static void moveIntoPlace(Path partial, Path target) throws IOException {
@@ -66,40 +108,7 @@ public class FilesystemBlobStore implements BlobStore {
         }
     }
 
-    private byte[] read(BlobReference reference) {
-        String digest = digestOf(reference);
-        byte[] content;
-        try {
-            content = Files.readAllBytes(pathOf(digest));
-        } catch (NoSuchFileException missing) {
-            throw new BlobNotFoundException("no blob " + reference.uri());
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not read blob " + digest, e);
-        }
-        if (!sha256(content).equals(digest)) {
-            throw new BlobNotFoundException("blob " + reference.uri() + " is corrupt: its bytes no longer match the digest");
-        }
-        return content;
-    }
-
-    private static String digestOf(BlobReference reference) {
-        String uri = reference.uri();
-        String digest = uri != null && uri.startsWith(URI_PREFIX) ? uri.substring(URI_PREFIX.length()) : reference.sha256();
-        if (digest == null || !DIGEST.matcher(digest).matches()) {
-            throw new BlobNotFoundException("not a blob reference: " + uri);
-        }
-        return digest;
-    }
-
     private Path pathOf(String digest) {
-        return root.resolve("sha256").resolve(digest.substring(0, 2)).resolve(digest);
-    }
-
-    static String sha256(byte[] content) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM ships SHA-256", e);
-        }
+        return root.resolve(ContentAddress.key(digest));
     }
 }

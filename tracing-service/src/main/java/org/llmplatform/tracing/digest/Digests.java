@@ -12,7 +12,16 @@ import java.util.List;
 public final class Digests {
 
     public static String bytesDigest(byte[] bytes) {
-        String encoded = Base64.getUrlEncoder().withoutPadding().encodeToString(sha256().digest(bytes));
+        return spelled(sha256().digest(bytes));
+    }
+
+    /** The bytes digest of content whose SHA-256 is already known as lowercase hex (as the blob store gives it). */
+    public static String sha256HexDigest(String sha256Hex) {
+        return spelled(HexFormat.of().parseHex(sha256Hex));
+    }
+
+    private static String spelled(byte[] sha256) {
+        String encoded = Base64.getUrlEncoder().withoutPadding().encodeToString(sha256);
         return encoded.replace('-', 'X').replace('_', 'Y');
     }
 

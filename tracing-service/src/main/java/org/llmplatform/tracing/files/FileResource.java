@@ -3,6 +3,7 @@ package org.llmplatform.tracing.files;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
+import org.llmplatform.support.blob.BlobChunks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.files.FileService.Upload;
 import org.llmplatform.tracing.http.StrictRequest;
@@ -53,18 +55,18 @@ public class FileResource {
     @Path("file/content")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
-    public Uni<byte[]> content(FileContentReq request) {
+    public Multi<byte[]> content(FileContentReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");
         }
-        return files.content(request.projectId(), request.digest());
+        return files.content(request.projectId(), request.digest()).onItem().transformToMulti(BlobChunks::of);
     }
 
     @POST
     @Path("files/content")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
-    public Uni<byte[]> contentAlias(FileContentReq request) {
+    public Multi<byte[]> contentAlias(FileContentReq request) {
         return content(request);
     }
 }

@@ -1,11 +1,8 @@
 package org.llmplatform.tracing.files;
 
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import org.llmplatform.model.events.BlobReference;
@@ -46,24 +43,23 @@ public class FileService {
         String project = caller.requireProject(projectId).toString();
         checkSize(upload.sizeBytes());
         String name = upload.fileName() == null || upload.fileName().isBlank() ? UNNAMED : upload.fileName();
-        return Uni.createFrom().item(() -> read(upload.content()))
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .chain(content -> {
-                    checkSize(content.length);
-                    String digest = Digests.bytesDigest(content);
-                    return blobs.put(content).chain(blob -> store.save(new FileRow(project, digest, name,
-                            content.length, blob.uri(), blob.sha256()))).replaceWith(digest);
-                });
+        // The upload streams from its temporary file into the blob store; Weave's file digest is the same
+        // SHA-256 the store computes on the way, only spelled differently.
+        return blobs.put(upload.content()).chain(blob -> {
+            checkSize(blob.byteCount());
+            String digest = Digests.sha256HexDigest(blob.sha256());
+            return store.save(new FileRow(project, digest, name, blob.byteCount(), blob.uri(), blob.sha256())).replaceWith(digest);
+        });
     }
 
-    /** The bytes of a file; 404 when the project has no file with that digest. */
-    public Uni<byte[]> content(String projectId, String digest) {
+    /** The bytes of a file as a stream the caller closes; 404 when the project has no file with that digest. */
+    public Uni<InputStream> content(String projectId, String digest) {
         requirePresent(projectId, "project_id");
         requirePresent(digest, "digest");
         String project = caller.requireProject(projectId).toString();
         return store.find(project, digest).chain(found -> {
             FileRow file = found.orElseThrow(() -> ApiException.notFound("File " + digest + " not found"));
-            return blobs.get(new BlobReference(file.blobUri(), file.blobSha256(), file.sizeBytes()))
+            return blobs.open(new BlobReference(file.blobUri(), file.blobSha256(), file.sizeBytes()))
                     .onFailure(BlobNotFoundException.class)
                     .transform(missing -> ApiException.notFound("File " + digest + " not found"));
         });
@@ -73,14 +69,6 @@ public class FileService {
         if (sizeBytes > config.maxSizeBytes()) {
             throw new ApiException(413, "File too large: " + sizeBytes + " bytes exceeds the limit of "
                     + config.maxSizeBytes() + " bytes");
-        }
-    }
-
-    private static byte[] read(Path content) {
-        try {
-            return Files.readAllBytes(content);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not read an uploaded file", e);
         }
     }
 
