@@ -4,16 +4,21 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.llmplatform.inference.service.StreamedBody;
 import org.llmplatform.model.errors.OpenAiError;
 
 /**
- * Relays an upstream SSE stream to the client as it comes: all events of one upstream read become one
- * write (a step of a batching server is one read), reading pauses while the client's buffer is full,
+ * Relays an upstream SSE stream to the client as it comes: the first upstream read of a burst is written
+ * at once, the reads that follow it in the same turn of the event loop together in one more write (a
+ * server that writes every token apart costs one syscall per burst, not per token), reading pauses while
+ * the client's buffer is full,
  * and a client that leaves resets the upstream request so the upstream stops generating. Events pass
  * as they came unless the model must be renamed or the usage chunk dropped; a stream that fails or ends
  * without {@code [DONE]} gets an in-band error.
@@ -33,6 +38,10 @@ final class SseRelay implements StreamedBody {
     private final boolean clientWantsUsage;
     private final UpstreamRouter.UsageSink usage;
     private final SseEvents events = new SseEvents();
+    /** What the rest of a burst of upstream reads relayed; written in one go once the burst was read. */
+    private final ByteArrayOutputStream unwritten = new ByteArrayOutputStream();
+    private Context context;
+    private boolean burst;
     private boolean done;
     private boolean finished;
 
@@ -56,6 +65,7 @@ final class SseRelay implements StreamedBody {
 
     @Override
     public void writeTo(Sink client) {
+        context = Vertx.currentContext();
         client.whenClosed(() -> {
             synchronized (this) {
                 finished = true;
@@ -78,7 +88,40 @@ final class SseRelay implements StreamedBody {
                 return;
             }
         }
-        if (!client.write(ours)) {
+        if (burst) {
+            unwritten.writeBytes(ours);
+            return;
+        }
+        // The first chunk of a burst goes out at once (the time to the first token); the chunks read after it
+        // in the same turn of the event loop follow in one write, not a write and a flush each.
+        write(client, ours);
+        if (context != null) {
+            burst = true;
+            context.runOnContext(ignored -> endBurst(client));
+        }
+    }
+
+    private void endBurst(Sink client) {
+        burst = false;
+        synchronized (this) {
+            if (finished) {
+                unwritten.reset();
+                return;
+            }
+        }
+        writeUnwritten(client);
+    }
+
+    private void writeUnwritten(Sink client) {
+        if (unwritten.size() > 0) {
+            byte[] rest = unwritten.toByteArray();
+            unwritten.reset();
+            write(client, rest);
+        }
+    }
+
+    private void write(Sink client, byte[] bytes) {
+        if (!client.write(bytes)) {
             upstream.pause();
             client.whenWritable(upstream::resume);
         }
@@ -105,6 +148,7 @@ final class SseRelay implements StreamedBody {
             }
             finished = true;
         }
+        writeUnwritten(client);
         if (problem != null) {
             usage.failed();
             client.write((inBandError("The upstream stream of model `" + model + "` " + problem) + DONE)
