@@ -1,14 +1,18 @@
 package org.llmplatform.inference.messaging;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.llmplatform.inference.service.UsageTotalsService;
 import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.support.messaging.PollConsumer;
 
 /**
- * Feeds {@code inference.usage} into the usage totals. The record is acknowledged once its totals are
- * committed; a record that cannot be counted is nacked and lands in {@code inference.usage.dlq}.
+ * Feeds {@code inference.usage} into the usage totals a poll at a time: one transaction per poll keeps up
+ * with thousands of completions a second, where one per record fell behind and loaded the database. A
+ * record that cannot be counted lands alone in {@code inference.usage.dlq}; the poll is acknowledged once
+ * the others' totals are committed.
  */
 @ApplicationScoped
 public class UsageRecordConsumer {
@@ -20,7 +24,7 @@ public class UsageRecordConsumer {
     }
 
     @Incoming("usage-totals")
-    public Uni<Void> consume(UsageRecord record) {
-        return usage.count(record).replaceWithVoid();
+    public Uni<Void> consume(KafkaRecordBatch<String, UsageRecord> poll) {
+        return PollConsumer.consume(poll, usage::count);
     }
 }

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import org.llmplatform.inference.store.DailyUsage;
 import org.llmplatform.inference.store.UsageTotal;
@@ -14,6 +15,7 @@ import org.llmplatform.inference.store.UsageTotalsStore.Usage;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.messaging.PollConsumer.Refusal;
 
 /** The gateway's per-project, per-model usage totals, counted once per request id. */
 @ApplicationScoped
@@ -27,9 +29,21 @@ public class UsageTotalsService {
         this.store = store;
     }
 
-    /** Counts the record; true when it was new, false for a redelivery already counted. */
-    public Uni<Boolean> count(UsageRecord record) {
-        return Uni.createFrom().item(() -> toUsage(record)).flatMap(store::add);
+    /**
+     * Counts the well-formed records of a batch in one transaction, each request id once (redeliveries
+     * change nothing); answers the malformed ones, which were not counted.
+     */
+    public Uni<List<Refusal>> count(List<UsageRecord> records) {
+        List<Usage> usages = new ArrayList<>(records.size());
+        List<Refusal> refusals = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            try {
+                usages.add(toUsage(records.get(i)));
+            } catch (MalformedUsageRecord malformed) {
+                refusals.add(new Refusal(i, malformed));
+            }
+        }
+        return store.addAll(usages).replaceWith(refusals);
     }
 
     public Uni<List<UsageTotal>> totals(ProjectId project) {

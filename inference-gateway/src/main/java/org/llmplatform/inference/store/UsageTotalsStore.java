@@ -10,7 +10,12 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /** The SQL over {@code inference.usage_requests}, {@code inference.usage_totals} and {@code inference.usage_daily}. */
 @ApplicationScoped
@@ -27,47 +32,120 @@ public class UsageTotalsStore {
         this.pool = pool;
     }
 
-    /** Adds the usage unless its request id was counted before; true when it was added now. */
-    public Uni<Boolean> add(Usage usage) {
+    /**
+     * Adds every usage whose request id was not counted before, in one transaction: a poll of the usage
+     * topic costs two statements, not two per record. A request id that occurs twice (a redelivery, in
+     * this batch or an earlier one) is counted once.
+     */
+    public Uni<Void> addAll(List<Usage> usages) {
+        if (usages.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        String[] requestIds = usages.stream().map(Usage::requestId).toArray(String[]::new);
         return pool.withTransaction(tx -> tx
-                .preparedQuery("INSERT INTO inference.usage_requests (request_id) VALUES ($1) ON CONFLICT DO NOTHING")
-                .execute(Tuple.of(usage.requestId()))
-                .flatMap(inserted -> inserted.rowCount() == 0
-                        ? Uni.createFrom().item(false)
-                        : addToTotals(tx, usage).replaceWith(true)));
+                .preparedQuery("""
+                        INSERT INTO inference.usage_requests (request_id) SELECT unnest($1::text[])
+                        ON CONFLICT DO NOTHING RETURNING request_id""")
+                .execute(Tuple.of(requestIds))
+                .flatMap(inserted -> {
+                    Set<String> uncounted = new HashSet<>();
+                    inserted.forEach(row -> uncounted.add(row.getString(0)));
+                    List<Usage> fresh = usages.stream().filter(usage -> uncounted.remove(usage.requestId())).toList();
+                    return addToTotals(tx, fresh).chain(() -> addToDays(tx, fresh));
+                }));
     }
 
-    private static Uni<Void> addToTotals(SqlClient tx, Usage usage) {
+    /**
+     * One row per project and model (a statement may update a row once), in key order so that two
+     * replicas counting overlapping projects take the rows' locks in the same order.
+     */
+    private static Uni<Void> addToTotals(SqlClient tx, List<Usage> fresh) {
+        if (fresh.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Map<TotalKey, Sum> sums = new TreeMap<>(Comparator.comparing(TotalKey::projectId).thenComparing(TotalKey::model));
+        fresh.forEach(usage -> sums.computeIfAbsent(new TotalKey(usage.projectId(), usage.model()), key -> new Sum()).add(usage));
+        int rows = sums.size();
+        String[] projects = new String[rows];
+        String[] models = new String[rows];
+        Long[] requests = new Long[rows];
+        Long[] errors = new Long[rows];
+        Long[] prompt = new Long[rows];
+        Long[] completion = new Long[rows];
+        Long[] total = new Long[rows];
+        OffsetDateTime[] last = new OffsetDateTime[rows];
+        int row = 0;
+        for (Map.Entry<TotalKey, Sum> entry : sums.entrySet()) {
+            Sum sum = entry.getValue();
+            projects[row] = entry.getKey().projectId();
+            models[row] = entry.getKey().model();
+            requests[row] = sum.requests;
+            errors[row] = sum.errors;
+            prompt[row] = sum.promptTokens;
+            completion[row] = sum.completionTokens;
+            total[row] = sum.promptTokens + sum.completionTokens;
+            last[row] = sum.last;
+            row++;
+        }
         return tx.preparedQuery("""
                 INSERT INTO inference.usage_totals AS t (project_id, model, requests, errors, prompt_tokens,
                         completion_tokens, total_tokens, last_request_at)
-                VALUES ($1, $2, 1, $3, $4, $5, $6, $7)
+                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
+                        $7::bigint[], $8::timestamptz[])
                 ON CONFLICT (project_id, model) DO UPDATE SET
-                    requests = t.requests + 1,
+                    requests = t.requests + EXCLUDED.requests,
                     errors = t.errors + EXCLUDED.errors,
                     prompt_tokens = t.prompt_tokens + EXCLUDED.prompt_tokens,
                     completion_tokens = t.completion_tokens + EXCLUDED.completion_tokens,
                     total_tokens = t.total_tokens + EXCLUDED.total_tokens,
                     last_request_at = GREATEST(t.last_request_at, EXCLUDED.last_request_at)""")
-                .execute(Tuple.from(List.of(usage.projectId(), usage.model(), usage.failed() ? 1L : 0L,
-                        usage.promptTokens(), usage.completionTokens(), usage.promptTokens() + usage.completionTokens(),
-                        usage.at())))
-                .chain(() -> addToDay(tx, usage));
+                .execute(Tuple.from(List.of(projects, models, requests, errors, prompt, completion, total, last)))
+                .replaceWithVoid();
     }
 
-    private static Uni<Void> addToDay(SqlClient tx, Usage usage) {
+    /** The same sums per UTC day, in key order like the totals. */
+    private static Uni<Void> addToDays(SqlClient tx, List<Usage> fresh) {
+        if (fresh.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Map<DayKey, Sum> sums = new TreeMap<>(Comparator.comparing(DayKey::projectId).thenComparing(DayKey::day)
+                .thenComparing(DayKey::model));
+        fresh.forEach(usage -> sums.computeIfAbsent(new DayKey(usage.projectId(),
+                usage.at().withOffsetSameInstant(ZoneOffset.UTC).toLocalDate(), usage.model()), key -> new Sum()).add(usage));
+        int rows = sums.size();
+        String[] projects = new String[rows];
+        LocalDate[] days = new LocalDate[rows];
+        String[] models = new String[rows];
+        Long[] requests = new Long[rows];
+        Long[] errors = new Long[rows];
+        Long[] prompt = new Long[rows];
+        Long[] completion = new Long[rows];
+        Long[] total = new Long[rows];
+        int row = 0;
+        for (Map.Entry<DayKey, Sum> entry : sums.entrySet()) {
+            Sum sum = entry.getValue();
+            projects[row] = entry.getKey().projectId();
+            days[row] = entry.getKey().day();
+            models[row] = entry.getKey().model();
+            requests[row] = sum.requests;
+            errors[row] = sum.errors;
+            prompt[row] = sum.promptTokens;
+            completion[row] = sum.completionTokens;
+            total[row] = sum.promptTokens + sum.completionTokens;
+            row++;
+        }
         return tx.preparedQuery("""
-                INSERT INTO inference.usage_daily AS d (project_id, model, day, requests, errors, prompt_tokens,
+                INSERT INTO inference.usage_daily AS d (project_id, day, model, requests, errors, prompt_tokens,
                         completion_tokens, total_tokens)
-                VALUES ($1, $2, $3, 1, $4, $5, $6, $7)
+                SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[],
+                        $7::bigint[], $8::bigint[])
                 ON CONFLICT (project_id, day, model) DO UPDATE SET
-                    requests = d.requests + 1,
+                    requests = d.requests + EXCLUDED.requests,
                     errors = d.errors + EXCLUDED.errors,
                     prompt_tokens = d.prompt_tokens + EXCLUDED.prompt_tokens,
                     completion_tokens = d.completion_tokens + EXCLUDED.completion_tokens,
                     total_tokens = d.total_tokens + EXCLUDED.total_tokens""")
-                .execute(Tuple.from(List.of(usage.projectId(), usage.model(), usage.at().withOffsetSameInstant(ZoneOffset.UTC).toLocalDate(), usage.failed() ? 1L : 0L,
-                        usage.promptTokens(), usage.completionTokens(), usage.promptTokens() + usage.completionTokens())))
+                .execute(Tuple.from(List.of(projects, days, models, requests, errors, prompt, completion, total)))
                 .replaceWithVoid();
     }
 
@@ -84,6 +162,29 @@ public class UsageTotalsStore {
                             row.getLong("total_tokens"))));
                     return days;
                 });
+    }
+
+    private record TotalKey(String projectId, String model) {
+    }
+
+    private record DayKey(String projectId, LocalDate day, String model) {
+    }
+
+    /** What the fresh usages of one project and model add up to. */
+    private static final class Sum {
+        private long requests;
+        private long errors;
+        private long promptTokens;
+        private long completionTokens;
+        private OffsetDateTime last;
+
+        void add(Usage usage) {
+            requests++;
+            errors += usage.failed() ? 1 : 0;
+            promptTokens += usage.promptTokens();
+            completionTokens += usage.completionTokens();
+            last = last == null || usage.at().isAfter(last) ? usage.at() : last;
+        }
     }
 
     public Uni<List<UsageTotal>> forProject(String projectId) {

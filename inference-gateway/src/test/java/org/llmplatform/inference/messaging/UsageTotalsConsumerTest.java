@@ -91,6 +91,57 @@ class UsageTotalsConsumerTest {
                 .body("data[1].last_request_at", equalTo((int) failed.endedAt().getEpochSecond()));
     }
 
+    /** Records are counted a poll at a time: a burst, redeliveries within it included, still adds up exactly. */
+    @Test
+    void aBurstWithRedeliveriesIsCountedExactly() {
+        String user = TestIdentities.unique("burst");
+        String key = TestIdentities.userWithKey(user);
+        String chat = user + "/chat";
+        String batch = user + "/batch";
+        Instant ended = Instant.parse("2025-07-01T08:00:00Z");
+        List<ProducerRecord<String, byte[]>> burst = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            String project = i % 3 == 0 ? batch : chat;
+            UsageRecord record = usage(project, i % 2 == 0 ? "even-model" : "odd-model", 1, i, i % 10 == 0 ? "error" : "success",
+                    ended.plusSeconds(i));
+            burst.add(new ProducerRecord<>(Topics.INFERENCE_USAGE, project, bytes(record)));
+            if (i % 7 == 0) {
+                burst.add(new ProducerRecord<>(Topics.INFERENCE_USAGE, project, bytes(record)));
+            }
+        }
+        burst.forEach(producer::send);
+        producer.flush();
+
+        // per project and model: i in [0, 300) with i % 3 == 0 (batch) or not (chat), and i even or odd
+        for (String project : List.of(chat, batch)) {
+            for (String model : List.of("even-model", "odd-model")) {
+                long requests = 0;
+                long errors = 0;
+                long completion = 0;
+                long last = 0;
+                for (int i = 0; i < 300; i++) {
+                    if ((i % 3 == 0) == project.equals(batch) && (i % 2 == 0) == model.equals("even-model")) {
+                        requests++;
+                        errors += i % 10 == 0 ? 1 : 0;
+                        completion += i;
+                        last = ended.plusSeconds(i).getEpochSecond();
+                    }
+                }
+                int index = model.equals("even-model") ? 0 : 1;
+                long expectedRequests = requests;
+                Awaitility.await().atMost(PATIENCE).untilAsserted(() -> totals(key, project)
+                        .body("data", hasSize(2)).body("data[" + index + "].requests", equalTo((int) expectedRequests)));
+                totals(key, project)
+                        .body("data[" + index + "].model", equalTo(model))
+                        .body("data[" + index + "].errors", equalTo((int) errors))
+                        .body("data[" + index + "].prompt_tokens", equalTo((int) requests))
+                        .body("data[" + index + "].completion_tokens", equalTo((int) completion))
+                        .body("data[" + index + "].total_tokens", equalTo((int) (requests + completion)))
+                        .body("data[" + index + "].last_request_at", equalTo((int) last));
+            }
+        }
+    }
+
     @Test
     void usageIsAlsoCountedPerUtcDayAndModel() {
         String user = TestIdentities.unique("daily");
@@ -168,8 +219,12 @@ class UsageTotalsConsumerTest {
     }
 
     private void publish(String project, UsageRecord record) {
+        send(project, bytes(record));
+    }
+
+    private byte[] bytes(UsageRecord record) {
         try {
-            send(project, json.writeValueAsBytes(record));
+            return json.writeValueAsBytes(record);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

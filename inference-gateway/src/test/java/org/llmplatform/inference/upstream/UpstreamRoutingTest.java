@@ -62,6 +62,7 @@ class UpstreamRoutingTest {
                 .header("Content-Type", startsWith("text/event-stream")).extract().asString();
         assertTrue(body.contains("\"content\":\"Hello\""), body);
         assertTrue(body.contains("\"model\":\"upstream-small\""), body);
+        assertFalse(body.contains("vllm-small"), "every chunk renamed to our model: " + body);
         assertFalse(body.contains("\"usage\""), body);
         assertTrue(body.endsWith("data: [DONE]\n\n"), body);
         String withUsage = chat("upstream-small", "\"stream\":true,\"stream_options\":{\"include_usage\":true}")

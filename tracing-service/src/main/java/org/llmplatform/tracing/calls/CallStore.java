@@ -167,11 +167,6 @@ public class CallStore {
         return end(pool, row);
     }
 
-    /** Writes both parts of a call at once, so that it never shows as running. */
-    public Uni<Void> complete(CallStartRow start, CallEndRow end) {
-        return write(pool, UPSERT_COMPLETE, completeValues(start, end));
-    }
-
     /**
      * Writes the parts of a batch in one transaction. The first start and first end of a call go in
      * one row (half the writes for the usual batch, where both parts travel together); the remaining

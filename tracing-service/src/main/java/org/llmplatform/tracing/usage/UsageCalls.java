@@ -2,6 +2,7 @@ package org.llmplatform.tracing.usage;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
@@ -18,6 +21,7 @@ import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.CallStore;
 import org.llmplatform.tracing.completions.CompletionService;
+import org.llmplatform.support.messaging.PollConsumer.Refusal;
 
 /**
  * Records each chat completion the inference gateway reports as a finished call in the caller's
@@ -47,26 +51,55 @@ public class UsageCalls {
         return UUID.nameUUIDFromBytes(requestId.getBytes(StandardCharsets.UTF_8)).toString();
     }
 
-    /** Fails with {@link IllegalArgumentException} for a record that cannot become a call. */
-    public Uni<Void> record(UsageRecord usage) {
-        requireValid(usage);
-        String projectId = projectId(usage.projectId());
-        if (usage.weaveCallId() == null || usage.weaveCallId().isBlank()) {
-            return recordCall(usage, projectId);
+    /**
+     * Records a poll of usage records: the claims one by one (records naming a completion call are rare),
+     * every other call in one transaction. Answers the records that cannot become a call, with an
+     * {@link IllegalArgumentException} each; those are not recorded.
+     */
+    public Uni<List<Refusal>> recordAll(List<UsageRecord> records) {
+        List<Refusal> refusals = new ArrayList<>();
+        List<UsageRecord> valid = new ArrayList<>(records.size());
+        for (int i = 0; i < records.size(); i++) {
+            try {
+                requireValid(records.get(i));
+                valid.add(records.get(i));
+            } catch (IllegalArgumentException invalid) {
+                refusals.add(new Refusal(i, invalid));
+            }
         }
-        return store.claimForRequest(projectId, usage.weaveCallId(), CompletionService.OP_NAME, usage.requestId())
-                .chain(claimed -> claimed ? Uni.createFrom().voidItem() : recordCall(usage, projectId));
+        return Multi.createFrom().iterable(valid)
+                .onItem().transformToUniAndConcatenate(usage -> claimed(usage).map(claimed -> claimed ? null : usage))
+                .collect().asList()
+                .flatMap(unclaimed -> writeCalls(unclaimed.stream().filter(Objects::nonNull).toList()))
+                .replaceWith(refusals);
     }
 
-    private Uni<Void> recordCall(UsageRecord usage, String projectId) {
-        String id = callId(usage.requestId());
-        ObjectNode attributes = NODES.objectNode().put("source", SOURCE).put("request_id", usage.requestId());
-        ObjectNode inputs = NODES.objectNode().put("model", usage.model());
-        CallStartRow start = CallStartRow.serverMade(projectId, id, id, OP_NAME, utc(usage.startedAt()),
-                attributes.toString(), inputs.toString(), usage.userId());
-        CallEndRow end = new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage), null, List.of(),
-                summary(usage).toString(), null);
-        return store.complete(start, end);
+    /** Whether the record's completion call (if it names one) records it, so that it needs no call of its own. */
+    private Uni<Boolean> claimed(UsageRecord usage) {
+        if (usage.weaveCallId() == null || usage.weaveCallId().isBlank()) {
+            return Uni.createFrom().item(false);
+        }
+        return store.claimForRequest(projectId(usage.projectId()), usage.weaveCallId(), CompletionService.OP_NAME,
+                usage.requestId());
+    }
+
+    private Uni<Void> writeCalls(List<UsageRecord> usages) {
+        if (usages.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<CallStartRow> starts = new ArrayList<>(usages.size());
+        List<CallEndRow> ends = new ArrayList<>(usages.size());
+        for (UsageRecord usage : usages) {
+            String projectId = projectId(usage.projectId());
+            String id = callId(usage.requestId());
+            ObjectNode attributes = NODES.objectNode().put("source", SOURCE).put("request_id", usage.requestId());
+            ObjectNode inputs = NODES.objectNode().put("model", usage.model());
+            starts.add(CallStartRow.serverMade(projectId, id, id, OP_NAME, utc(usage.startedAt()),
+                    attributes.toString(), inputs.toString(), usage.userId()));
+            ends.add(new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage), null, List.of(),
+                    summary(usage).toString(), null));
+        }
+        return store.writeBatch(starts, ends);
     }
 
     private static ObjectNode summary(UsageRecord usage) {
@@ -94,6 +127,7 @@ public class UsageCalls {
         requirePresent(usage.status(), "status");
         requirePresent(usage.startedAt(), "started_at");
         requirePresent(usage.endedAt(), "ended_at");
+        projectId(usage.projectId());
     }
 
     private static void requirePresent(Object value, String field) {

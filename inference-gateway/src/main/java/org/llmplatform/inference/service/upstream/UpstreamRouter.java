@@ -156,7 +156,7 @@ public class UpstreamRouter {
             // nothing is read until the relay is written to the client
             response.pause();
             return Future.succeededFuture(UpstreamReply.streamed(
-                    new SseRelay(response, json, model, renamed, clientWantsUsage, usage)));
+                    new SseRelay(response, json, model, sent.upstreamModel(), clientWantsUsage, usage)));
         }
         long reading = System.nanoTime();
         return response.body().map(buffer -> {
