@@ -10,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.regex.Pattern;
+import org.apache.commons.codec.digest.DigestUtils;
 import org.llmplatform.model.events.BlobReference;
 
 /**
@@ -43,7 +41,7 @@ public class FilesystemBlobStore implements BlobStore {
     }
 
     private BlobReference write(byte[] content) {
-        String digest = sha256(content);
+        String digest = DigestUtils.sha256Hex(content);
         Path target = pathOf(digest);
         try {
             if (!Files.exists(target)) {
@@ -76,7 +74,7 @@ public class FilesystemBlobStore implements BlobStore {
         } catch (IOException e) {
             throw new UncheckedIOException("could not read blob " + digest, e);
         }
-        if (!sha256(content).equals(digest)) {
+        if (!DigestUtils.sha256Hex(content).equals(digest)) {
             throw new BlobNotFoundException("blob " + reference.uri() + " is corrupt: its bytes no longer match the digest");
         }
         return content;
@@ -93,13 +91,5 @@ public class FilesystemBlobStore implements BlobStore {
 
     private Path pathOf(String digest) {
         return root.resolve("sha256").resolve(digest.substring(0, 2)).resolve(digest);
-    }
-
-    static String sha256(byte[] content) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM ships SHA-256", e);
-        }
     }
 }
