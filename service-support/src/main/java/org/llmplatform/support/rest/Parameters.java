@@ -29,8 +29,13 @@ public final class Parameters {
 
     /** A whole number from {@code least} to {@code most}; {@code fallback} when absent or empty. */
     public static int boundedInt(String raw, In in, String name, int fallback, int least, int most) {
+        return optionalInt(raw, in, name, least, most).orElse(fallback);
+    }
+
+    /** A whole number from {@code least} to {@code most}, or empty when absent or empty. */
+    public static Optional<Integer> optionalInt(String raw, In in, String name, int least, int most) {
         if (raw == null || raw.isBlank()) {
-            return fallback;
+            return Optional.empty();
         }
         int value;
         try {
@@ -44,7 +49,7 @@ public final class Parameters {
         if (value > most) {
             throw invalid("less_than_equal", in, name, "Input should be less than or equal to " + most, raw);
         }
-        return value;
+        return Optional.of(value);
     }
 
     /** A required UUID. */

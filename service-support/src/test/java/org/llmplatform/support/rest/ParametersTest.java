@@ -40,6 +40,10 @@ class ParametersTest {
         assertEquals(5, Parameters.boundedInt("5", In.PATH, "step", 0, 0, 10));
         assertIssue(() -> Parameters.boundedInt("11", In.PATH, "step", 0, 0, 10), "less_than_equal", List.of("path", "step"), "11",
                 "Input should be less than or equal to 10");
+        assertEquals(Optional.empty(), Parameters.optionalInt(null, In.QUERY, "step", 0, Integer.MAX_VALUE));
+        assertEquals(Optional.of(0), Parameters.optionalInt("0", In.QUERY, "step", 0, Integer.MAX_VALUE));
+        assertIssue(() -> Parameters.optionalInt("-1", In.QUERY, "step", 0, Integer.MAX_VALUE), "greater_than_equal",
+                List.of("query", "step"), "-1", "Input should be greater than or equal to 0");
     }
 
     @Test
