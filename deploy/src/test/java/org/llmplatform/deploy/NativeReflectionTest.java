@@ -45,6 +45,7 @@ class NativeReflectionTest {
     private static final List<DotName> MESSAGING = Stream.of("Incoming", "Outgoing")
             .map(name -> DotName.createSimple("org.eclipse.microprofile.reactive.messaging." + name)).toList();
     private static final DotName JSON_DESERIALIZER = DotName.createSimple("io.quarkus.kafka.client.serialization.ObjectMapperDeserializer");
+    private static final DotName EVENT_READER = DotName.createSimple("org.llmplatform.support.messaging.EventReader");
 
     @ParameterizedTest
     @ValueSource(strings = {"tracing-service", "inference-gateway", "training-service", "automation-service"})
@@ -111,6 +112,12 @@ class NativeReflectionTest {
         }
         for (ClassInfo deserializer : index.getAllKnownSubclasses(JSON_DESERIALIZER)) {
             pending.add(deserializer.superClassType());
+        }
+        // Consumers take the record's text and read it with an EventReader<Event> field.
+        for (ClassInfo type : index.getKnownClasses()) {
+            type.fields().stream().map(FieldInfo::type)
+                    .filter(field -> field.kind() == Type.Kind.PARAMETERIZED_TYPE && field.name().equals(EVENT_READER))
+                    .forEach(field -> field.asParameterizedType().arguments().forEach(pending::add));
         }
         Set<String> crossing = new TreeSet<>();
         while (!pending.isEmpty()) {

@@ -18,6 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.llmplatform.automation.config.AutomationConfig;
 import org.llmplatform.automation.store.DeliveryJob;
 import org.llmplatform.automation.store.DeliveryStore;
+import org.llmplatform.support.worker.PeriodicWorker;
 
 /**
  * Runs delivery attempts, at most {@code max-in-flight} at once. New deliveries are handed over in process:
@@ -31,43 +32,38 @@ import org.llmplatform.automation.store.DeliveryStore;
 @ApplicationScoped
 public class DeliveryDispatcher {
 
-    private final Vertx vertx;
     private final DeliveryStore store;
     private final DeliveryAttempt attempt;
     private final int batchSize;
     private final int maxInFlight;
     private final Duration lease;
-    private final Duration pollInterval;
     private final Duration drainTimeout;
-    private final AtomicBoolean claiming = new AtomicBoolean();
-    private final AtomicBoolean wakeAgain = new AtomicBoolean();
+    private final PeriodicWorker claims;
     private final AtomicBoolean backlog = new AtomicBoolean();
     /** Attempts under way plus room reserved for deliveries about to be handed over. */
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean running;
-    private long timer;
 
     public DeliveryDispatcher(Vertx vertx, DeliveryStore store, DeliveryAttempt attempt, AutomationConfig config) {
-        this.vertx = vertx;
         this.store = store;
         this.attempt = attempt;
         this.batchSize = config.delivery().batchSize();
         this.maxInFlight = config.delivery().maxInFlight();
         this.lease = config.delivery().lease();
-        this.pollInterval = config.delivery().pollInterval();
         this.drainTimeout = config.delivery().requestTimeout().plusSeconds(5);
+        this.claims = new PeriodicWorker("Claiming due deliveries", vertx, config.delivery().pollInterval(), this::claimDue);
     }
 
     void start(@Observes StartupEvent startup) {
         running = true;
-        timer = vertx.setPeriodic(pollInterval.toMillis(), tick -> wake());
+        claims.start();
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
         running = false;
-        vertx.cancelTimer(timer);
+        claims.stop();
         long deadline = System.nanoTime() + drainTimeout.toNanos();
-        while ((inFlight.get() > 0 || claiming.get()) && System.nanoTime() < deadline) {
+        while ((inFlight.get() > 0 || claims.busy()) && System.nanoTime() < deadline) {
             LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
         }
         if (inFlight.get() > 0) {
@@ -117,32 +113,23 @@ public class DeliveryDispatcher {
 
     /** Looks for due deliveries now; calls while a claim runs are folded into one more claim after it. */
     public void wake() {
-        if (!running) {
-            return;
-        }
-        if (!claiming.compareAndSet(false, true)) {
-            wakeAgain.set(true);
-            return;
-        }
-        wakeAgain.set(false);
+        claims.wake();
+    }
+
+    /** One claim of up to a batch, as room allows; a full batch asks for the next claim at once. */
+    private Uni<Boolean> claimDue() {
         int limit = reserve(batchSize);
         if (limit == 0) {
             backlog.set(true);
-            claiming.set(false);
-            return;
+            return Uni.createFrom().item(false);
         }
-        store.claimDue(limit, lease).subscribe().with(jobs -> {
-            backlog.set(jobs.size() == limit);
-            claiming.set(false);
-            handOver(jobs, limit);
-            if (jobs.size() == limit || wakeAgain.get()) {
-                wake();
-            }
-        }, failure -> {
-            claiming.set(false);
-            release(limit);
-            Log.warnf("Claiming due deliveries failed: %s", failure.getMessage());
-        });
+        return store.claimDue(limit, lease)
+                .onFailure().invoke(failure -> release(limit))
+                .map(jobs -> {
+                    backlog.set(jobs.size() == limit);
+                    handOver(jobs, limit);
+                    return jobs.size() == limit;
+                });
     }
 
     /** Runs attempts whose room is already counted in {@link #inFlight}. */

@@ -18,6 +18,8 @@ import org.llmplatform.automation.service.AutomationService;
 import org.llmplatform.automation.service.ExecutionService;
 import org.llmplatform.automation.store.Automation;
 import org.llmplatform.automation.store.Delivery;
+import org.llmplatform.support.rest.Parameters;
+import org.llmplatform.support.rest.Parameters.In;
 
 @Path("/automations")
 @Produces(MediaType.APPLICATION_JSON)
@@ -48,33 +50,33 @@ public class AutomationResource {
 
     @GET
     public Uni<Listing<Automation>> list(@RestQuery String entity) {
-        return automations.list(Parameters.entity(entity)).map(Listing::new);
+        return automations.list(Parameters.required(entity, In.QUERY, "entity")).map(Listing::new);
     }
 
     @GET
     @Path("{id}")
     public Uni<Automation> get(@RestPath String id) {
-        return automations.find(Parameters.uuid(id, "id"));
+        return automations.find(Parameters.uuid(id, In.PATH, "id"));
     }
 
     @PUT
     @Path("{id}")
     public Uni<Automation> update(@RestPath String id, AutomationInput input) {
-        return automations.update(Parameters.uuid(id, "id"), input);
+        return automations.update(Parameters.uuid(id, In.PATH, "id"), input);
     }
 
     /** Deleting needs {@code ?confirm=true}: the automation's delivery history is deleted with it. */
     @DELETE
     @Path("{id}")
     public Uni<Void> delete(@RestPath String id, @RestQuery String confirm) {
-        return automations.delete(Parameters.uuid(id, "id"), "true".equalsIgnoreCase(confirm));
+        return automations.delete(Parameters.uuid(id, In.PATH, "id"), "true".equalsIgnoreCase(confirm));
     }
 
     /** Deliveries newest first, each with every attempt. */
     @GET
     @Path("{id}/executions")
     public Uni<Listing<Delivery>> executions(@RestPath String id, @RestQuery String limit) {
-        return executions.history(Parameters.uuid(id, "id"), Parameters.limit(limit, DEFAULT_HISTORY, LONGEST_HISTORY))
+        return executions.history(Parameters.uuid(id, In.PATH, "id"), Parameters.limit(limit, DEFAULT_HISTORY, LONGEST_HISTORY))
                 .map(Listing::new);
     }
 
@@ -82,12 +84,12 @@ public class AutomationResource {
     @Path("{id}/executions/{delivery_id}/redeliver")
     @ResponseStatus(202)
     public Uni<Void> redeliver(@RestPath String id, @RestPath("delivery_id") String deliveryId) {
-        return executions.redeliver(Parameters.uuid(id, "id"), Parameters.uuid(deliveryId, "delivery_id"));
+        return executions.redeliver(Parameters.uuid(id, In.PATH, "id"), Parameters.uuid(deliveryId, In.PATH, "delivery_id"));
     }
 
     @POST
     @Path("{id}/executions/redeliver-failed")
     public Uni<Requeued> redeliverFailed(@RestPath String id) {
-        return executions.redeliverFailed(Parameters.uuid(id, "id")).map(Requeued::new);
+        return executions.redeliverFailed(Parameters.uuid(id, In.PATH, "id")).map(Requeued::new);
     }
 }

@@ -14,6 +14,8 @@ import org.jboss.resteasy.reactive.RestQuery;
 import org.llmplatform.automation.service.SecretService;
 import org.llmplatform.automation.store.SecretInfo;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.rest.Parameters;
+import org.llmplatform.support.rest.Parameters.In;
 
 /** Team secrets: write-only. Responses name a secret and its times, never its value. */
 @Path("/secrets")
@@ -38,7 +40,7 @@ public class SecretResource {
 
     @GET
     public Uni<Listing<SecretInfo>> list(@RestQuery String entity) {
-        return secrets.list(Parameters.entity(entity)).map(Listing::new);
+        return secrets.list(Parameters.required(entity, In.QUERY, "entity")).map(Listing::new);
     }
 
     /** Creates the secret, or rotates it: the new value replaces the old one at once. */

@@ -17,6 +17,8 @@ import org.llmplatform.automation.delivery.SendResult;
 import org.llmplatform.automation.service.WebhookInput;
 import org.llmplatform.automation.service.WebhookService;
 import org.llmplatform.automation.store.Webhook;
+import org.llmplatform.support.rest.Parameters;
+import org.llmplatform.support.rest.Parameters.In;
 
 @Path("/webhooks")
 @Produces(MediaType.APPLICATION_JSON)
@@ -37,31 +39,31 @@ public class WebhookResource {
 
     @GET
     public Uni<Listing<Webhook>> list(@RestQuery String entity) {
-        return webhooks.list(Parameters.entity(entity)).map(Listing::new);
+        return webhooks.list(Parameters.required(entity, In.QUERY, "entity")).map(Listing::new);
     }
 
     @GET
     @Path("{id}")
     public Uni<Webhook> get(@RestPath String id) {
-        return webhooks.find(Parameters.uuid(id, "id"));
+        return webhooks.find(Parameters.uuid(id, In.PATH, "id"));
     }
 
     @PUT
     @Path("{id}")
     public Uni<Webhook> update(@RestPath String id, WebhookInput input) {
-        return webhooks.update(Parameters.uuid(id, "id"), input);
+        return webhooks.update(Parameters.uuid(id, In.PATH, "id"), input);
     }
 
     @DELETE
     @Path("{id}")
     public Uni<Void> delete(@RestPath String id) {
-        return webhooks.delete(Parameters.uuid(id, "id"));
+        return webhooks.delete(Parameters.uuid(id, In.PATH, "id"));
     }
 
     /** Sends {@code {"payload": {...}}} (or a small default) now and returns what the endpoint answered. */
     @POST
     @Path("{id}/test")
     public Uni<SendResult> test(@RestPath String id, JsonNode body) {
-        return webhooks.test(Parameters.uuid(id, "id"), body == null ? null : body.get("payload"));
+        return webhooks.test(Parameters.uuid(id, In.PATH, "id"), body == null ? null : body.get("payload"));
     }
 }

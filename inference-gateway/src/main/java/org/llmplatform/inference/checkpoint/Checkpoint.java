@@ -13,17 +13,17 @@ public record Checkpoint(String entity, String project, String modelName, int st
     /** Each part becomes a segment of {@code wandb-artifact:///entity/project/name:stepN}. */
     private static final Pattern NAME_PART = Pattern.compile("[^/:\\s]+");
 
-    /** The step a {@code CheckpointSaved} announces; one that cannot be served fails with {@link MalformedCheckpoint}. */
+    /**
+     * The step a {@code CheckpointSaved} announces; one that cannot be served fails with {@link MalformedCheckpoint}:
+     * what the contract itself refuses ({@link CheckpointSaved#problem()}), and what serving needs beyond it.
+     */
     public static Checkpoint of(CheckpointSaved saved) {
         if (saved == null) {
             throw new MalformedCheckpoint("the record has no value");
         }
-        if (saved.schemaVersion() < 1 || saved.schemaVersion() > CheckpointSaved.SCHEMA_VERSION) {
-            throw new MalformedCheckpoint("unsupported schema_version " + saved.schemaVersion());
-        }
-        if (saved.step() < 0) {
-            throw new MalformedCheckpoint("step must not be negative, got " + saved.step());
-        }
+        saved.problem().ifPresent(problem -> {
+            throw new MalformedCheckpoint(problem);
+        });
         String baseModel = saved.baseModel();
         if (baseModel == null || baseModel.isBlank()) {
             throw new MalformedCheckpoint("base_model is required");

@@ -1,11 +1,15 @@
 package org.llmplatform.inference.messaging;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.llmplatform.inference.service.UsageTotalsService;
+import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.support.messaging.EventReader;
 import org.llmplatform.support.messaging.PollConsumer;
 
 /**
@@ -17,14 +21,17 @@ import org.llmplatform.support.messaging.PollConsumer;
 @ApplicationScoped
 public class UsageRecordConsumer {
 
+    private final EventReader<UsageRecord> reader;
     private final UsageTotalsService usage;
 
-    public UsageRecordConsumer(UsageTotalsService usage) {
+    public UsageRecordConsumer(ObjectMapper json, UsageTotalsService usage) {
+        // What a record must hold to be counted, UsageTotalsService checks.
+        this.reader = new EventReader<>(json, Topics.INFERENCE_USAGE, UsageRecord.class, record -> Optional.empty());
         this.usage = usage;
     }
 
     @Incoming("usage-totals")
-    public Uni<Void> consume(KafkaRecordBatch<String, UsageRecord> poll) {
-        return PollConsumer.consume(poll, usage::count);
+    public Uni<Void> consume(KafkaRecordBatch<String, String> poll) {
+        return PollConsumer.consume(poll, reader, usage::count);
     }
 }

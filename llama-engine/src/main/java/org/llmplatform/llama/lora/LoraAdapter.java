@@ -1,5 +1,6 @@
 package org.llmplatform.llama.lora;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -294,32 +295,33 @@ public final class LoraAdapter {
     private record AdapterSettings(int rank, double alpha, boolean rsLora) {
 
         static AdapterSettings parse(byte[] bytes) {
-            Object parsed = Json.parse(new String(bytes, StandardCharsets.UTF_8), CONFIG_FILE);
-            if (!(parsed instanceof Map<?, ?> config)) {
+            JsonNode config = Json.parse(bytes, CONFIG_FILE);
+            if (!config.isObject()) {
                 throw invalid("it is not a JSON object");
             }
-            Object peftType = config.get("peft_type");
-            if (peftType != null && !"LORA".equals(peftType)) {
-                throw invalid("peft_type is " + peftType + ", only LORA is supported");
+            JsonNode peftType = config.get("peft_type");
+            if (peftType != null && !peftType.isNull() && !"LORA".equals(peftType.asText())) {
+                throw invalid("peft_type is " + peftType.asText() + ", only LORA is supported");
             }
-            if (!(config.get("r") instanceof BigDecimal r) || r.stripTrailingZeros().scale() > 0 || r.signum() <= 0
-                    || r.compareTo(BigDecimal.valueOf(4096)) > 0) {
+            BigDecimal r = Json.number(config.get("r"));
+            if (r == null || r.stripTrailingZeros().scale() > 0 || r.signum() <= 0 || r.compareTo(BigDecimal.valueOf(4096)) > 0) {
                 throw invalid("r must be a positive integer, got " + config.get("r"));
             }
-            if (!(config.get("lora_alpha") instanceof BigDecimal alpha) || alpha.signum() <= 0) {
+            BigDecimal alpha = Json.number(config.get("lora_alpha"));
+            if (alpha == null || alpha.signum() <= 0) {
                 throw invalid("lora_alpha must be a positive number, got " + config.get("lora_alpha"));
             }
             for (String unsupported : List.of("use_dora", "fan_in_fan_out")) {
-                if (Boolean.TRUE.equals(config.get(unsupported))) {
+                if (config.path(unsupported).booleanValue()) {
                     throw invalid(unsupported + " adapters are not supported");
                 }
             }
             for (String pattern : List.of("rank_pattern", "alpha_pattern")) {
-                if (config.get(pattern) instanceof Map<?, ?> map && !map.isEmpty()) {
+                if (config.path(pattern).isObject() && !config.path(pattern).isEmpty()) {
                     throw invalid(pattern + " is not supported");
                 }
             }
-            return new AdapterSettings(r.intValue(), alpha.doubleValue(), Boolean.TRUE.equals(config.get("use_rslora")));
+            return new AdapterSettings(r.intValue(), alpha.doubleValue(), config.path("use_rslora").booleanValue());
         }
 
         private static IllegalArgumentException invalid(String why) {

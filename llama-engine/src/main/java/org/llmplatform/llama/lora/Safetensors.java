@@ -1,11 +1,14 @@
 package org.llmplatform.llama.lora;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -26,19 +29,20 @@ final class Safetensors {
 
     static byte[] write(Map<String, Tensor> tensors) {
         Map<String, Tensor> sorted = new TreeMap<>(tensors);
-        StringBuilder header = new StringBuilder("{\"__metadata__\":{\"format\":\"pt\"}");
+        ObjectNode headerJson = Json.object();
+        headerJson.putObject("__metadata__").put("format", "pt");
         long offset = 0;
         for (Map.Entry<String, Tensor> entry : sorted.entrySet()) {
             long bytes = (long) entry.getValue().data().length * Float.BYTES;
-            header.append(',').append(Json.quote(entry.getKey())).append(":{\"dtype\":\"F32\",\"shape\":[");
-            int[] shape = entry.getValue().shape();
-            for (int i = 0; i < shape.length; i++) {
-                header.append(i == 0 ? "" : ",").append(shape[i]);
+            ObjectNode tensor = headerJson.putObject(entry.getKey()).put("dtype", "F32");
+            ArrayNode shape = tensor.putArray("shape");
+            for (int dimension : entry.getValue().shape()) {
+                shape.add(dimension);
             }
-            header.append("],\"data_offsets\":[").append(offset).append(',').append(offset + bytes).append("]}");
+            tensor.putArray("data_offsets").add(offset).add(offset + bytes);
             offset += bytes;
         }
-        header.append('}');
+        StringBuilder header = new StringBuilder(Json.write(headerJson));
         while ((header.length() + 8) % 8 != 0) {
             header.append(' ');
         }
@@ -62,22 +66,23 @@ final class Safetensors {
         if (headerLength < 2 || headerLength > MAX_HEADER_BYTES || headerLength > file.length - 8L) {
             throw invalid("its header length " + headerLength + " does not fit the " + file.length + " bytes");
         }
-        String headerText = new String(file, 8, (int) headerLength, StandardCharsets.UTF_8);
-        if (!(Json.parse(headerText, "the safetensors header") instanceof Map<?, ?> header)) {
+        JsonNode header = Json.parse(Arrays.copyOfRange(file, 8, 8 + (int) headerLength), "the safetensors header");
+        if (!header.isObject()) {
             throw invalid("its header is not a JSON object");
         }
         int dataStart = 8 + (int) headerLength;
         long dataLength = file.length - (long) dataStart;
         Map<String, Tensor> tensors = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> entry : header.entrySet()) {
-            String name = (String) entry.getKey();
+        for (Map.Entry<String, JsonNode> entry : header.properties()) {
+            String name = entry.getKey();
             if (name.equals("__metadata__")) {
                 continue;
             }
-            if (!(entry.getValue() instanceof Map<?, ?> info)) {
+            JsonNode info = entry.getValue();
+            if (!info.isObject()) {
                 throw invalid("tensor " + name + " is not described by an object");
             }
-            String dtype = info.get("dtype") instanceof String s ? s : null;
+            String dtype = info.path("dtype").isTextual() ? info.get("dtype").textValue() : null;
             int width = switch (dtype == null ? "" : dtype) {
                 case "F32" -> 4;
                 case "F16", "BF16" -> 2;
@@ -129,8 +134,8 @@ final class Safetensors {
         return Float.intBitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
     }
 
-    private static int[] integers(Object value, String name, String field) {
-        if (!(value instanceof List<?> list)) {
+    private static int[] integers(JsonNode list, String name, String field) {
+        if (list == null || !list.isArray()) {
             throw invalid("tensor " + name + " has no " + field + " list");
         }
         int[] out = new int[list.size()];
@@ -140,16 +145,17 @@ final class Safetensors {
         return out;
     }
 
-    private static long[] longs(Object value, String name) {
-        if (!(value instanceof List<?> list) || list.size() != 2) {
+    private static long[] longs(JsonNode list, String name) {
+        if (list == null || !list.isArray() || list.size() != 2) {
             throw invalid("tensor " + name + " needs data_offsets [begin, end]");
         }
         return new long[] {nonNegative(list.get(0), name, "data_offsets").longValueExact(),
             nonNegative(list.get(1), name, "data_offsets").longValueExact()};
     }
 
-    private static BigDecimal nonNegative(Object value, String name, String field) {
-        if (!(value instanceof BigDecimal number) || number.signum() < 0 || number.stripTrailingZeros().scale() > 0
+    private static BigDecimal nonNegative(JsonNode value, String name, String field) {
+        BigDecimal number = Json.number(value);
+        if (number == null || number.signum() < 0 || number.stripTrailingZeros().scale() > 0
                 || number.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
             throw invalid("tensor " + name + " has a " + field + " entry that is not a small non-negative integer: "
                     + value);

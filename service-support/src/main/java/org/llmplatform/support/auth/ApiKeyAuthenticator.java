@@ -1,67 +1,50 @@
 package org.llmplatform.support.auth;
 
+import io.quarkus.cache.Cache;
+import io.quarkus.cache.CacheName;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.config.AuthConfig;
 import org.llmplatform.support.identity.IdentityStore;
 
 /**
- * Resolves an API key to its principal. Answers, found or not, are cached by key hash for
- * {@code platform.auth.cache-ttl}, so a revoked key stops working within that time.
+ * Resolves an API key to its principal. Answers, found or not, are cached by key hash in the Caffeine cache
+ * {@value #CACHE}, for {@code platform.auth.cache-ttl} and up to {@code platform.auth.cache-size} keys (see
+ * service-support's {@code microprofile-config.properties}), so a revoked key stops working within that time.
+ * A failed lookup is not cached.
  */
 @ApplicationScoped
 public class ApiKeyAuthenticator {
 
-    private record Cached(Optional<Principal> principal, long expiresAtNanos) {
-    }
+    public static final String CACHE = "platform-api-keys";
 
     private final IdentityStore store;
     private final Optional<byte[]> bootstrapAdminKey;
-    private final long ttlNanos;
-    private final int maxEntries;
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final Cache principals;
 
-    public ApiKeyAuthenticator(IdentityStore store, AuthConfig config) {
+    public ApiKeyAuthenticator(IdentityStore store, AuthConfig config, @CacheName(CACHE) Cache principals) {
         this.store = store;
         this.bootstrapAdminKey = config.bootstrapAdminKey().filter(key -> !key.isBlank())
                 .map(key -> key.getBytes(StandardCharsets.UTF_8));
-        this.ttlNanos = config.cacheTtl().toNanos();
-        this.maxEntries = config.cacheSize();
+        this.principals = principals;
     }
 
     public Uni<Optional<Principal>> authenticate(String key) {
         if (isBootstrapAdminKey(key)) {
             return Uni.createFrom().item(Optional.of(Principal.bootstrapAdmin()));
         }
-        String hash = ApiKeys.hash(key);
-        long now = System.nanoTime();
-        Cached cached = cache.get(hash);
-        if (cached != null && now - cached.expiresAtNanos() < 0) {
-            return Uni.createFrom().item(cached.principal());
-        }
-        return store.findPrincipalByKeyHash(hash).invoke(principal -> remember(hash, principal, now));
+        return principals.getAsync(ApiKeys.hash(key), store::findPrincipalByKeyHash);
     }
 
     /** Forgets every cached answer, so that a change made by this process is seen at once. */
     public void forgetAll() {
-        cache.clear();
-    }
-
-    private void remember(String hash, Optional<Principal> principal, long now) {
-        if (cache.size() >= maxEntries) {
-            cache.values().removeIf(entry -> now - entry.expiresAtNanos() >= 0);
-            if (cache.size() >= maxEntries) {
-                cache.clear();
-            }
-        }
-        cache.put(hash, new Cached(principal, now + ttlNanos));
+        // Caffeine's invalidation runs within the subscription: nothing is left to wait for.
+        principals.invalidateAll().subscribe().with(done -> { });
     }
 
     private boolean isBootstrapAdminKey(String key) {

@@ -1,7 +1,6 @@
 package org.llmplatform.support.blob;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 import org.llmplatform.model.events.BlobReference;
@@ -47,14 +46,6 @@ final class ContentAddress {
     static String digestInKey(String key) {
         String name = key.substring(key.lastIndexOf('/') + 1);
         return DIGEST.matcher(name).matches() ? name : null;
-    }
-
-    static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM ships SHA-256", e);
-        }
     }
 
     static String hex(MessageDigest digest) {

@@ -12,6 +12,7 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.util.stream.Stream;
 import org.llmplatform.model.events.BlobReference;
+import org.apache.commons.codec.digest.DigestUtils;
 
 /**
  * Blobs as files {@code <root>/sha256/<first two hex digits>/<digest>} (the laptop default). Bytes stream into
@@ -34,7 +35,7 @@ public final class FilesystemBlobStore extends WorkerBlobStore {
         Files.createDirectories(incoming);
         Path partial = Files.createTempFile(incoming, "blob-", PARTIAL);
         try {
-            MessageDigest sha256 = ContentAddress.sha256();
+            MessageDigest sha256 = DigestUtils.getSha256Digest();
             long byteCount;
             try (OutputStream out = new DigestOutputStream(Files.newOutputStream(partial), sha256)) {
                 byteCount = content.transferTo(out);

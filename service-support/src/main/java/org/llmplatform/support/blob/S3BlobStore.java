@@ -31,6 +31,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import org.apache.commons.codec.digest.DigestUtils;
 
 /**
  * Blobs as objects of one bucket, keyed as the filesystem lays them out ({@code sha256/ab/abcdef…}), through
@@ -111,7 +112,7 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
     protected BlobReference store(InputStream content) throws IOException {
         Path spool = Files.createTempFile("blob-", ".spool");
         try {
-            MessageDigest sha256 = ContentAddress.sha256();
+            MessageDigest sha256 = DigestUtils.getSha256Digest();
             long byteCount;
             try (OutputStream out = new DigestOutputStream(Files.newOutputStream(spool), sha256)) {
                 byteCount = content.transferTo(out);
@@ -124,7 +125,7 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
 
     @Override
     protected BlobReference store(Path file) throws IOException {
-        MessageDigest sha256 = ContentAddress.sha256();
+        MessageDigest sha256 = DigestUtils.getSha256Digest();
         long byteCount;
         try (InputStream in = Files.newInputStream(file); OutputStream digesting = new DigestOutputStream(OutputStream.nullOutputStream(), sha256)) {
             byteCount = in.transferTo(digesting);
@@ -137,7 +138,7 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
         if (content.length > partBytes) {
             return super.store(content);
         }
-        MessageDigest sha256 = ContentAddress.sha256();
+        MessageDigest sha256 = DigestUtils.getSha256Digest();
         sha256.update(content);
         String digest = ContentAddress.hex(sha256);
         if (!contains(digest)) {

@@ -4,13 +4,14 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import org.apache.commons.codec.digest.DigestUtils;
 
 /** Passes a blob's bytes through and fails the read that reaches the end when they do not match its digest. */
 final class VerifiedInputStream extends FilterInputStream {
 
     private final String expected;
     private final String uri;
-    private final MessageDigest digest = ContentAddress.sha256();
+    private final MessageDigest digest = DigestUtils.getSha256Digest();
     private boolean verified;
 
     VerifiedInputStream(InputStream in, String expected, String uri) {

@@ -19,12 +19,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.jboss.logging.Logger;
+import org.llmplatform.support.worker.PeriodicWorker;
 
 /**
  * Moves outbox rows to Kafka: takes the oldest batch, sends it with an idempotent producer, waits for
@@ -34,22 +33,16 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class OutboxRelay {
 
-    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-
     private final OutboxConfig config;
-    private final Pool pool;
-    private final Vertx vertx;
     private final Map<String, Object> kafkaConfig;
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean wanted = new AtomicBoolean();
+    private final PeriodicWorker worker;
     private KafkaProducer<String, String> producer;
-    private long timerId = -1;
 
     public OutboxRelay(OutboxConfig config, Pool pool, Vertx vertx, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
         this.config = config;
-        this.pool = pool;
-        this.vertx = vertx;
         this.kafkaConfig = kafkaConfig;
+        this.worker = new PeriodicWorker("Publishing the outbox", vertx, config.pollInterval(),
+                () -> pool.withTransaction(this::publishBatch).map(published -> published == config.batchSize()));
     }
 
     void start(@Observes StartupEvent started) {
@@ -64,52 +57,19 @@ public class OutboxRelay {
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         producer = new KafkaProducer<>(producerConfig);
-        timerId = vertx.setPeriodic(config.pollInterval().toMillis(), tick -> wakeUp());
-        wakeUp();
+        worker.start();
     }
 
     void stop(@Observes ShutdownEvent stopping) {
-        if (timerId >= 0) {
-            vertx.cancelTimer(timerId);
-        }
+        worker.stop();
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
     }
 
-    /**
-     * Asks for a publishing round; one runs at a time, and a call while one runs gets exactly one more after
-     * it (the flag is raised before the running round is looked at, so no call is lost in between).
-     */
+    /** Asks for a publishing round now (one more after the running one, if one runs). */
     void wakeUp() {
-        if (producer == null) {
-            return;
-        }
-        wanted.set(true);
-        publishIfWanted();
-    }
-
-    private void publishIfWanted() {
-        if (!running.compareAndSet(false, true)) {
-            return;
-        }
-        if (!wanted.getAndSet(false)) {
-            running.set(false);
-            if (wanted.get()) {
-                publishIfWanted();
-            }
-            return;
-        }
-        pool.withTransaction(this::publishBatch).subscribe().with(published -> {
-            if (published == config.batchSize()) {
-                wanted.set(true);
-            }
-            running.set(false);
-            publishIfWanted();
-        }, failure -> {
-            running.set(false);
-            LOG.warnf("Outbox relay could not publish, will retry: %s", failure.toString());
-        });
+        worker.wake();
     }
 
     private Uni<Integer> publishBatch(SqlConnection connection) {

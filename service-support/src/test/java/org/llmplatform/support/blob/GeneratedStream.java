@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
+import org.apache.commons.codec.digest.DigestUtils;
 
 /**
  * {@code size} pseudo-random bytes made as they are read (nothing held but a small block), with the SHA-256
@@ -15,7 +16,7 @@ public final class GeneratedStream extends InputStream {
 
     private final SplittableRandom random;
     private final long size;
-    private final MessageDigest sha256 = ContentAddress.sha256();
+    private final MessageDigest sha256 = DigestUtils.getSha256Digest();
     private final byte[] block = new byte[8192];
     private int blockPosition = block.length;
     private long position;

@@ -1,12 +1,11 @@
 package org.llmplatform.model.auth;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
+import org.apache.commons.codec.digest.DigestUtils;
 
 /**
  * API keys: 40 lowercase hex characters (the length W&B clients expect), stored only as their
@@ -25,12 +24,7 @@ public final class ApiKeys {
     }
 
     public static String hash(String key) {
-        try {
-            MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-            return HEX.formatHex(sha256.digest(key.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return DigestUtils.sha256Hex(key);
     }
 
     /** The last characters, enough for a person to tell keys apart in a listing. */

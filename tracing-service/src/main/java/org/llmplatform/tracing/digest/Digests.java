@@ -3,16 +3,16 @@ package org.llmplatform.tracing.digest;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.commons.codec.digest.DigestUtils;
 
 /** The content digests of docs/tracing-service.md#digests: objects, rows, files (43 characters) and tables (64 hex). */
 public final class Digests {
 
     public static String bytesDigest(byte[] bytes) {
-        return spelled(sha256().digest(bytes));
+        return spelled(DigestUtils.sha256(bytes));
     }
 
     /** The bytes digest of content whose SHA-256 is already known as lowercase hex (as the blob store gives it). */
@@ -44,19 +44,11 @@ public final class Digests {
 
     /** Hex SHA-256 over the row digests in table order, with nothing between them. */
     public static String tableDigest(List<String> rowDigests) {
-        MessageDigest sha = sha256();
+        MessageDigest sha = DigestUtils.getSha256Digest();
         for (String row : rowDigests) {
             sha.update(row.getBytes(StandardCharsets.US_ASCII));
         }
         return HexFormat.of().formatHex(sha.digest());
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
     }
 
     private Digests() {

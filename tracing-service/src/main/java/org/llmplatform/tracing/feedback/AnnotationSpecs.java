@@ -58,7 +58,7 @@ public class AnnotationSpecs {
         if (!spec.path("_class_name").asText("").equals("AnnotationSpec")) {
             throw ApiException.badRequest("annotation_ref does not name an AnnotationSpec: " + annotation.annotationRef());
         }
-        Optional<String> problem = JsonSchemaCheck.problem(spec.get("field_schema"), annotation.payload().get("value"), "value");
+        Optional<String> problem = JsonSchemaCheck.problem(spec.get("field_schema"), annotation.payload().get("value"));
         if (problem.isPresent()) {
             throw ApiException.badRequest("Feedback payload does not match the AnnotationSpec: " + problem.get());
         }

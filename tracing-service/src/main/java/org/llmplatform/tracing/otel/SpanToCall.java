@@ -6,17 +6,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.commons.codec.digest.DigestUtils;
 import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.OversizedColumns;
@@ -146,7 +143,7 @@ public class SpanToCall {
         if (name.length() < MAX_OP_NAME_LENGTH) {
             return name;
         }
-        String suffix = ":" + HexFormat.of().formatHex(sha256(name)).substring(0, 4);
+        String suffix = ":" + DigestUtils.sha256Hex(name).substring(0, 4);
         return name.substring(0, MAX_OP_NAME_LENGTH - suffix.length()) + suffix;
     }
 
@@ -365,14 +362,6 @@ public class SpanToCall {
     private static void check(boolean condition, String problem) {
         if (!condition) {
             throw new RejectedSpanException(problem);
-        }
-    }
-
-    private static byte[] sha256(String value) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM ships SHA-256", e);
         }
     }
 

@@ -1,28 +1,35 @@
 package org.llmplatform.tracing.usage;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.support.messaging.EventReader;
 import org.llmplatform.support.messaging.PollConsumer;
 
 /**
  * Consumes {@code inference.usage} a poll at a time: its calls are written in one transaction (one per
  * record fell behind the gateway under load). The poll is acknowledged once they are written; a record
- * that cannot become a call is nacked alone, which sends it to {@code inference.usage.dlq}.
+ * that cannot become a call is nacked alone, which sends it to {@code inference.usage.dlq} as it came.
  */
 @ApplicationScoped
 public class InferenceUsageConsumer {
 
+    private final EventReader<UsageRecord> reader;
     private final UsageCalls usageCalls;
 
-    public InferenceUsageConsumer(UsageCalls usageCalls) {
+    public InferenceUsageConsumer(ObjectMapper json, UsageCalls usageCalls) {
+        // What a record must hold to become a call, UsageCalls checks.
+        this.reader = new EventReader<>(json, Topics.INFERENCE_USAGE, UsageRecord.class, usage -> Optional.empty());
         this.usageCalls = usageCalls;
     }
 
     @Incoming("inference-usage")
-    public Uni<Void> consume(KafkaRecordBatch<String, UsageRecord> poll) {
-        return PollConsumer.consume(poll, usageCalls::recordAll);
+    public Uni<Void> consume(KafkaRecordBatch<String, String> poll) {
+        return PollConsumer.consume(poll, reader, usageCalls::recordAll);
     }
 }

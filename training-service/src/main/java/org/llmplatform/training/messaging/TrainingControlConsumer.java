@@ -1,12 +1,14 @@
 package org.llmplatform.training.messaging;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
+import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
+import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.TrainingJobControl;
+import org.llmplatform.support.messaging.EventReader;
+import org.llmplatform.support.messaging.MalformedEvent;
 import org.llmplatform.training.service.CancelledJobs;
 
 /**
@@ -18,11 +20,12 @@ public class TrainingControlConsumer {
 
     private static final Logger LOG = Logger.getLogger(TrainingControlConsumer.class);
 
-    private final ObjectReader reader;
+    private final EventReader<TrainingJobControl> reader;
     private final CancelledJobs cancelledJobs;
 
     public TrainingControlConsumer(ObjectMapper json, CancelledJobs cancelledJobs) {
-        this.reader = json.readerFor(TrainingJobControl.class);
+        this.reader = new EventReader<>(json, Topics.TRAINING_JOBS_CONTROL, TrainingJobControl.class,
+                control -> control.jobId() == null ? Optional.of("no job_id") : Optional.empty());
         this.cancelledJobs = cancelledJobs;
     }
 
@@ -30,13 +33,9 @@ public class TrainingControlConsumer {
     public void consume(String record) {
         TrainingJobControl control;
         try {
-            control = record == null || record.isBlank() ? null : reader.readValue(record);
-        } catch (JsonProcessingException unreadable) {
-            LOG.warnf("Skipped a training.jobs.control record that is not a TrainingJobControl: %s", unreadable.getOriginalMessage());
-            return;
-        }
-        if (control == null || control.jobId() == null) {
-            LOG.warn("Skipped a training.jobs.control record without a job_id");
+            control = reader.read(record);
+        } catch (MalformedEvent malformed) {
+            LOG.warnf("Skipped a training.jobs.control record that is not a usable TrainingJobControl: %s", malformed.getMessage());
             return;
         }
         if (TrainingJobControl.ACTION_CANCEL.equals(control.action())) {

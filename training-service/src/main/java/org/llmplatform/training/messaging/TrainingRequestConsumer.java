@@ -1,14 +1,14 @@
 package org.llmplatform.training.messaging;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
+import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.TrainingJobRequested;
+import org.llmplatform.support.messaging.EventReader;
 import org.llmplatform.training.config.TrainerConfig;
 import org.llmplatform.training.service.EmbeddedTrainerService;
 
@@ -20,14 +20,15 @@ import org.llmplatform.training.service.EmbeddedTrainerService;
 @ApplicationScoped
 public class TrainingRequestConsumer {
 
-    private static final Logger LOG = Logger.getLogger(TrainingRequestConsumer.class);
-
-    private final ObjectReader reader;
+    private final EventReader<TrainingJobRequested> reader;
     private final EmbeddedTrainerService trainer;
     private final TrainerConfig config;
 
     public TrainingRequestConsumer(ObjectMapper json, EmbeddedTrainerService trainer, TrainerConfig config) {
-        this.reader = json.readerFor(TrainingJobRequested.class);
+        this.reader = new EventReader<>(json, Topics.TRAINING_JOBS_REQUESTED, TrainingJobRequested.class,
+                request -> EventReader.notAUuid(request.jobId(), "job_id")
+                        .or(() -> EventReader.notAUuid(request.modelId(), "model_id"))
+                        .or(() -> request.config() == null ? Optional.of("config is required") : Optional.empty()));
         this.trainer = trainer;
         this.config = config;
     }
@@ -37,45 +38,6 @@ public class TrainingRequestConsumer {
         if (!config.enabled()) {
             return Uni.createFrom().voidItem();
         }
-        TrainingJobRequested request;
-        UUID jobId;
-        try {
-            request = parse(record);
-            jobId = uuid(request.jobId(), "job_id");
-            uuid(request.modelId(), "model_id");
-            if (request.config() == null) {
-                throw new MalformedRecordException("config is required");
-            }
-        } catch (MalformedRecordException malformed) {
-            LOG.warnf("Dead-lettering a malformed training.jobs.requested record: %s", malformed.getMessage());
-            return Uni.createFrom().failure(malformed);
-        }
-        return trainer.accept(request, jobId);
-    }
-
-    private static UUID uuid(String value, String field) {
-        if (value == null) {
-            throw new MalformedRecordException(field + " is required");
-        }
-        try {
-            return UUID.fromString(value);
-        } catch (IllegalArgumentException notAnId) {
-            throw new MalformedRecordException(field + " '" + value + "' is not a UUID");
-        }
-    }
-
-    private TrainingJobRequested parse(String record) {
-        if (record == null || record.isBlank()) {
-            throw new MalformedRecordException("empty record: a TrainingJobRequested JSON object was expected");
-        }
-        try {
-            TrainingJobRequested request = reader.readValue(record);
-            if (request == null) {
-                throw new MalformedRecordException("null record: a TrainingJobRequested JSON object was expected");
-            }
-            return request;
-        } catch (JsonProcessingException unreadable) {
-            throw new MalformedRecordException("not a TrainingJobRequested JSON object: " + unreadable.getOriginalMessage());
-        }
+        return reader.readOrDeadLetter(record).chain(request -> trainer.accept(request, UUID.fromString(request.jobId())));
     }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.llmplatform.model.events.CheckpointSaved;
-import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.rest.Parameters;
+import org.llmplatform.support.rest.Parameters.In;
 import org.llmplatform.training.service.CheckpointDeletion;
 import org.llmplatform.training.service.CheckpointService;
 import org.llmplatform.training.service.DeleteCheckpoints;
@@ -92,7 +93,7 @@ public class ModelResource {
     @Path("serving-checkpoints/{entity}/{project}/{name}")
     public Uni<CheckpointSaved> servingCheckpoint(@RestPath String entity, @RestPath String project, @RestPath String name,
             @RestQuery String step) {
-        return checkpoints.serving(entity, project, name, parseStep(step));
+        return checkpoints.serving(entity, project, name, Parameters.optionalInt(step, In.QUERY, "step", 0, Integer.MAX_VALUE).orElse(null));
     }
 
     @DELETE
@@ -112,22 +113,5 @@ public class ModelResource {
     @Path("models/{model_id}/log")
     public Uni<LoggedMetrics> log(@RestPath("model_id") String modelId, LogRequest request) {
         return checkpoints.log(modelId, request);
-    }
-
-    private static Integer parseStep(String step) {
-        if (step == null || step.isEmpty()) {
-            return null;
-        }
-        int parsed;
-        try {
-            parsed = Integer.parseInt(step.trim());
-        } catch (NumberFormatException notANumber) {
-            throw ApiException.invalidField("int_parsing", List.of("query", "step"),
-                    "Input should be a valid integer, unable to parse string as an integer", step);
-        }
-        if (parsed < 0) {
-            throw ApiException.invalidField("greater_than_equal", List.of("query", "step"), "Input should be greater than or equal to 0", step);
-        }
-        return parsed;
     }
 }

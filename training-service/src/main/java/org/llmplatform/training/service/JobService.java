@@ -7,14 +7,12 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.commons.codec.digest.DigestUtils;
 import org.llmplatform.model.errors.ValidationIssue;
 import org.llmplatform.model.events.BlobReference;
 import org.llmplatform.model.events.TrainingJobConfig;
@@ -131,7 +129,7 @@ public class JobService {
     }
 
     private Uni<Job> createOrFindRetried(SqlClient transaction, Model model, BlobReference trajectories, String configJson) {
-        String digest = sha256(model.id() + "\n" + trajectories.sha256() + "\n" + configJson);
+        String digest = DigestUtils.sha256Hex(model.id() + "\n" + trajectories.sha256() + "\n" + configJson);
         return jobs.findUnfinishedByDigest(transaction, model.id(), digest).chain(retried -> {
             if (retried.isPresent()) {
                 return Uni.createFrom().item(retried.get());
@@ -190,14 +188,6 @@ public class JobService {
             return Optional.of(UUID.fromString(id));
         } catch (IllegalArgumentException notAnId) {
             return Optional.empty();
-        }
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM ships SHA-256", e);
         }
     }
 

@@ -9,9 +9,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 import org.llmplatform.support.outbox.Outbox;
+import org.llmplatform.support.worker.PeriodicWorker;
 import org.llmplatform.training.config.TrainingConfig;
 import org.llmplatform.training.store.JobStatus;
 import org.llmplatform.training.store.JobStore;
@@ -35,9 +35,7 @@ public class LeaseWatcher {
     private final JobLifecycle lifecycle;
     private final Outbox outbox;
     private final TrainingConfig config;
-    private final Vertx vertx;
-    private final AtomicBoolean checking = new AtomicBoolean();
-    private long timerId = -1;
+    private final PeriodicWorker checks;
 
     public LeaseWatcher(Pool pool, ModelStore models, JobStore jobs, JobLifecycle lifecycle, Outbox outbox, TrainingConfig config, Vertx vertx) {
         this.pool = pool;
@@ -46,29 +44,24 @@ public class LeaseWatcher {
         this.lifecycle = lifecycle;
         this.outbox = outbox;
         this.config = config;
-        this.vertx = vertx;
+        this.checks = new PeriodicWorker("Checking training job leases", vertx, config.jobs().leaseCheckInterval(), this::check);
     }
 
     void start(@Observes StartupEvent started) {
-        timerId = vertx.setPeriodic(config.jobs().leaseCheckInterval().toMillis(), tick -> check());
+        checks.start();
     }
 
     void stop(@Observes ShutdownEvent stopping) {
-        vertx.cancelTimer(timerId);
+        checks.stop();
     }
 
-    private void check() {
-        if (!checking.compareAndSet(false, true)) {
-            return;
-        }
-        jobs.expiredLeases(BATCH)
+    /** Expires up to a batch of jobs; more wait for the next tick. */
+    private Uni<Boolean> check() {
+        return jobs.expiredLeases(BATCH)
                 .onItem().transformToMulti(ids -> Multi.createFrom().iterable(ids))
                 .onItem().transformToUniAndConcatenate(this::expire)
                 .collect().asList()
-                .subscribe().with(expired -> checking.set(false), failure -> {
-                    checking.set(false);
-                    LOG.warnf("Could not check training job leases: %s", failure.toString());
-                });
+                .replaceWith(false);
     }
 
     private Uni<Void> expire(UUID jobId) {
