@@ -2,19 +2,14 @@ package org.llmplatform.console.pages;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.hasItem;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.llmplatform.testing.TestIdentities;
@@ -30,10 +25,6 @@ import org.llmplatform.testing.TestIdentities;
 @QuarkusTestResource(value = AdminServicesProcesses.class, restrictToAnnotatedClass = true)
 class AdminPagesTest {
 
-    private static final Path BROWSER_TEST = Path.of("src/test/browser");
-    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
-    private static final Path SCREENSHOTS = Path.of("target/screenshots");
-
     @TestHTTPResource("/")
     URL base;
 
@@ -47,23 +38,9 @@ class AdminPagesTest {
         String key = AdminApi.userWithKey(user);
         AdminApi.userWithKey(colleague);
 
-        Files.createDirectories(SCREENSHOTS);
-        ProcessBuilder builder = new ProcessBuilder("node", "admin-pages.mjs", origin, key, user, colleague, team, "tellers")
-                .directory(BROWSER_TEST.toFile()).redirectErrorStream(true);
-        builder.environment().put("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString());
-        Process browser = builder.start();
-        boolean finished = browser.waitFor(240, TimeUnit.SECONDS);
-        if (!finished) {
-            browser.destroyForcibly();
-        }
-        String output = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(finished, "admin-pages.mjs did not finish within 240 s:\n" + output);
-        assertEquals(0, browser.exitValue(), output);
-        for (String step : List.of("SIGNED_IN", "KEY_SHOWN_ONCE", "KEY_COPIED", "KEY_REVOKED", "MEMBER_ADDED", "SECRET_SAVED",
-                "WEBHOOK_TESTED", "AUTOMATION_CREATED", "CHECKPOINT_REGISTERED", "DELIVERED", "REDELIVERED", "RELOADED")) {
-            assertTrue(output.contains("STEP " + step), "no " + step + " in:\n" + output);
-        }
-        assertTrue(!output.contains("PAGE ERROR"), output);
+        BrowserScripts.runPages(Duration.ofSeconds(240), List.of("SIGNED_IN", "KEY_SHOWN_ONCE", "KEY_COPIED", "KEY_REVOKED", "MEMBER_ADDED", "SECRET_SAVED",
+                "WEBHOOK_TESTED", "AUTOMATION_CREATED", "CHECKPOINT_REGISTERED", "DELIVERED", "REDELIVERED", "RELOADED"),
+                "node", "admin-pages.mjs", origin, key, user, colleague, team, "tellers");
 
         // What the pages did is what the APIs hold.
         given().header("Authorization", "Bearer " + key).get("/admin/teams/{team}/members", team)
@@ -73,7 +50,6 @@ class AdminPagesTest {
     }
 
     static boolean browserAvailable() throws IOException {
-        return Files.isExecutable(CHROMIUM) && Files.isDirectory(BROWSER_TEST.resolve("node_modules/playwright-core"))
-                && new ProcessBuilder("node", "--version").start().onExit().join().exitValue() == 0;
+        return BrowserScripts.available();
     }
 }

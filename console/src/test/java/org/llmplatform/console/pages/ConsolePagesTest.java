@@ -10,12 +10,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.llmplatform.testing.TestIdentities;
@@ -30,10 +28,6 @@ import org.llmplatform.testing.TestIdentities;
 @QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
 class ConsolePagesTest {
 
-    private static final Path BROWSER_TEST = Path.of("src/test/browser");
-    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
-    private static final Path SCREENSHOTS = Path.of("target/screenshots");
-
     @TestHTTPResource("/")
     URL base;
 
@@ -45,22 +39,17 @@ class ConsolePagesTest {
         String key = AdminApi.userWithKey(user);
         String project = "capitals-app";
 
-        String seeded = run(List.of("node", "seed.mjs", user + "/" + project),
+        String seeded = BrowserScripts.run(Duration.ofSeconds(120),
                 Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
-                        "HOME", Files.createTempDirectory("weave-home").toString()));
+                        "HOME", Files.createTempDirectory("weave-home").toString()), "node", "seed.mjs", user + "/" + project);
         assertTrue(seeded.contains("SEEDED"), seeded);
 
         writeThread(key, user + "/" + project);
         writePrices(key, user + "/" + project);
 
-        Files.createDirectories(SCREENSHOTS);
-        String pages = run(List.of("node", "console-pages.mjs", origin, key, user, project),
-                Map.of("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString()));
-        for (String step : List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "NOTED",
-                "CHAT_READ", "FEEDBACK_FILTERED", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT")) {
-            assertTrue(pages.contains("STEP " + step), "no " + step + " in:\n" + pages);
-        }
-        assertTrue(!pages.contains("PAGE ERROR"), pages);
+        BrowserScripts.runPages(Duration.ofSeconds(120), List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "NOTED",
+                "CHAT_READ", "FEEDBACK_FILTERED", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT"),
+                "node", "console-pages.mjs", origin, key, user, project);
 
         // What the browser added is stored: the reaction on the child that failed, the note on the root.
         List<Map<String, Object>> feedback = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
@@ -110,23 +99,7 @@ class ConsolePagesTest {
                 .body(Map.of("project_id", projectId, "costs", costs)).post("/cost/create").then().statusCode(200);
     }
 
-    private static String run(List<String> command, Map<String, String> environment) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(BROWSER_TEST.toFile()).redirectErrorStream(true);
-        builder.environment().putAll(environment);
-        Process process = builder.start();
-        boolean finished = process.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) {
-            process.destroyForcibly();
-        }
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(finished, String.join(" ", command) + " did not finish within 120 s:\n" + output);
-        assertEquals(0, process.exitValue(), String.join(" ", command) + ":\n" + output);
-        return output;
-    }
-
     static boolean browserAvailable() throws IOException {
-        return Files.isExecutable(CHROMIUM) && Files.isDirectory(BROWSER_TEST.resolve("node_modules/playwright-core"))
-                && Files.isDirectory(BROWSER_TEST.resolve("node_modules/weave"))
-                && new ProcessBuilder("node", "--version").start().onExit().join().exitValue() == 0;
+        return BrowserScripts.available("weave");
     }
 }

@@ -2,8 +2,6 @@ package org.llmplatform.console.pages;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -11,12 +9,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.llmplatform.testing.TestIdentities;
@@ -32,10 +27,6 @@ import org.llmplatform.testing.TestIdentities;
 @QuarkusTestResource(value = TrainingStackProcesses.class, restrictToAnnotatedClass = true)
 class TrainingPagesTest {
 
-    private static final Path BROWSER_TEST = Path.of("src/test/browser");
-    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
-    private static final Path SCREENSHOTS = Path.of("target/screenshots");
-
     @TestHTTPResource("/")
     URL base;
 
@@ -47,25 +38,11 @@ class TrainingPagesTest {
         String key = AdminApi.userWithKey(user);
         String project = "stories";
 
-        Files.createDirectories(SCREENSHOTS);
-        ProcessBuilder browser = new ProcessBuilder("node", "training-pages.mjs", origin, key, user, project,
-                TrainingStackProcesses.BASE_MODEL).directory(BROWSER_TEST.toFile()).redirectErrorStream(true);
-        browser.environment().put("SCREENSHOTS", SCREENSHOTS.toAbsolutePath().toString());
-        Process node = browser.start();
-        node.getOutputStream().close();
-        boolean finished = node.waitFor(420, TimeUnit.SECONDS);
-        if (!finished) {
-            node.destroyForcibly();
-        }
-        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String output = BrowserScripts.runPages(Duration.ofSeconds(420), List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
+                "TRACE_FOUND", "USAGE_SEEN"),
+                "node", "training-pages.mjs", origin, key, user, project,
+                TrainingStackProcesses.BASE_MODEL);
         System.out.println(output);
-        assertTrue(finished, "training-pages.mjs did not finish within 420 s:\n" + output);
-        assertEquals(0, node.exitValue(), output);
-        for (String step : List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
-                "TRACE_FOUND", "USAGE_SEEN")) {
-            assertTrue(output.contains("STEP " + step), "no " + step + " in:\n" + output);
-        }
-        assertFalse(output.contains("PAGE ERROR"), output);
 
         // What the playground sent is stored as traced completion calls of the project: two with the checkpoint,
         // one with the base model.

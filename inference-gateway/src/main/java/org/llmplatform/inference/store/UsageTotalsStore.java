@@ -10,6 +10,7 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -65,28 +66,11 @@ public class UsageTotalsStore {
         }
         Map<TotalKey, Sum> sums = new TreeMap<>(Comparator.comparing(TotalKey::projectId).thenComparing(TotalKey::model));
         fresh.forEach(usage -> sums.computeIfAbsent(new TotalKey(usage.projectId(), usage.model()), key -> new Sum()).add(usage));
-        int rows = sums.size();
-        String[] projects = new String[rows];
-        String[] models = new String[rows];
-        Long[] requests = new Long[rows];
-        Long[] errors = new Long[rows];
-        Long[] prompt = new Long[rows];
-        Long[] completion = new Long[rows];
-        Long[] total = new Long[rows];
-        OffsetDateTime[] last = new OffsetDateTime[rows];
-        int row = 0;
-        for (Map.Entry<TotalKey, Sum> entry : sums.entrySet()) {
-            Sum sum = entry.getValue();
-            projects[row] = entry.getKey().projectId();
-            models[row] = entry.getKey().model();
-            requests[row] = sum.requests;
-            errors[row] = sum.errors;
-            prompt[row] = sum.promptTokens;
-            completion[row] = sum.completionTokens;
-            total[row] = sum.promptTokens + sum.completionTokens;
-            last[row] = sum.last;
-            row++;
-        }
+        List<Object> columns = new ArrayList<>();
+        columns.add(sums.keySet().stream().map(TotalKey::projectId).toArray(String[]::new));
+        columns.add(sums.keySet().stream().map(TotalKey::model).toArray(String[]::new));
+        columns.addAll(counts(sums.values()));
+        columns.add(sums.values().stream().map(sum -> sum.last).toArray(OffsetDateTime[]::new));
         return tx.preparedQuery("""
                 INSERT INTO inference.usage_totals AS t (project_id, model, requests, errors, prompt_tokens,
                         completion_tokens, total_tokens, last_request_at)
@@ -99,7 +83,7 @@ public class UsageTotalsStore {
                     completion_tokens = t.completion_tokens + EXCLUDED.completion_tokens,
                     total_tokens = t.total_tokens + EXCLUDED.total_tokens,
                     last_request_at = GREATEST(t.last_request_at, EXCLUDED.last_request_at)""")
-                .execute(Tuple.from(List.of(projects, models, requests, errors, prompt, completion, total, last)))
+                .execute(Tuple.from(columns))
                 .replaceWithVoid();
     }
 
@@ -112,28 +96,11 @@ public class UsageTotalsStore {
                 .thenComparing(DayKey::model));
         fresh.forEach(usage -> sums.computeIfAbsent(new DayKey(usage.projectId(),
                 usage.at().withOffsetSameInstant(ZoneOffset.UTC).toLocalDate(), usage.model()), key -> new Sum()).add(usage));
-        int rows = sums.size();
-        String[] projects = new String[rows];
-        LocalDate[] days = new LocalDate[rows];
-        String[] models = new String[rows];
-        Long[] requests = new Long[rows];
-        Long[] errors = new Long[rows];
-        Long[] prompt = new Long[rows];
-        Long[] completion = new Long[rows];
-        Long[] total = new Long[rows];
-        int row = 0;
-        for (Map.Entry<DayKey, Sum> entry : sums.entrySet()) {
-            Sum sum = entry.getValue();
-            projects[row] = entry.getKey().projectId();
-            days[row] = entry.getKey().day();
-            models[row] = entry.getKey().model();
-            requests[row] = sum.requests;
-            errors[row] = sum.errors;
-            prompt[row] = sum.promptTokens;
-            completion[row] = sum.completionTokens;
-            total[row] = sum.promptTokens + sum.completionTokens;
-            row++;
-        }
+        List<Object> columns = new ArrayList<>();
+        columns.add(sums.keySet().stream().map(DayKey::projectId).toArray(String[]::new));
+        columns.add(sums.keySet().stream().map(DayKey::day).toArray(LocalDate[]::new));
+        columns.add(sums.keySet().stream().map(DayKey::model).toArray(String[]::new));
+        columns.addAll(counts(sums.values()));
         return tx.preparedQuery("""
                 INSERT INTO inference.usage_daily AS d (project_id, day, model, requests, errors, prompt_tokens,
                         completion_tokens, total_tokens)
@@ -145,8 +112,24 @@ public class UsageTotalsStore {
                     prompt_tokens = d.prompt_tokens + EXCLUDED.prompt_tokens,
                     completion_tokens = d.completion_tokens + EXCLUDED.completion_tokens,
                     total_tokens = d.total_tokens + EXCLUDED.total_tokens""")
-                .execute(Tuple.from(List.of(projects, days, models, requests, errors, prompt, completion, total)))
+                .execute(Tuple.from(columns))
                 .replaceWithVoid();
+    }
+
+    /** The requests, errors, prompt, completion and total tokens of the sums, one array each, as unnest takes them. */
+    private static List<Long[]> counts(Collection<Sum> sums) {
+        List<Long[]> columns = List.of(new Long[sums.size()], new Long[sums.size()], new Long[sums.size()],
+                new Long[sums.size()], new Long[sums.size()]);
+        int row = 0;
+        for (Sum sum : sums) {
+            columns.get(0)[row] = sum.requests;
+            columns.get(1)[row] = sum.errors;
+            columns.get(2)[row] = sum.promptTokens;
+            columns.get(3)[row] = sum.completionTokens;
+            columns.get(4)[row] = sum.promptTokens + sum.completionTokens;
+            row++;
+        }
+        return columns;
     }
 
     /** The project's usage per UTC day and model from {@code from} to {@code to}, both included, by day then model. */
