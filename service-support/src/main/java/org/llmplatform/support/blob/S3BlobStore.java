@@ -37,8 +37,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * the AWS SDK's synchronous client: any S3-compatible server (AWS, MinIO, S3Proxy, GCS's XML API).
  * <p>
  * The object key is the digest, so bytes whose digest is not yet known are first spooled to a local file
- * while it is computed (small objects, up to {@link #IN_MEMORY_MAX_BYTES}, are held in memory instead); a file is then sent in one PUT when it fits a part, else as a multipart upload whose
- * parts are read from the file on each attempt (the SDK retries a failed part; memory holds no more than the
+ * while it is computed (objects up to {@link #IN_MEMORY_MAX_BYTES} are held in memory instead); a file is
+ * then sent in one PUT when it fits a part, else as a multipart upload whose parts are read from the file on
+ * each attempt (the SDK retries a failed part; memory holds no more than the
  * client's socket buffers). A blob appears only when its upload completes: a failed multipart upload is
  * aborted, and a single PUT that breaks off stores nothing.
  */
