@@ -38,8 +38,9 @@ import org.apache.commons.codec.digest.DigestUtils;
  * the AWS SDK's synchronous client: any S3-compatible server (AWS, MinIO, S3Proxy, GCS's XML API).
  * <p>
  * The object key is the digest, so bytes whose digest is not yet known are first spooled to a local file
- * while it is computed; a file is then sent in one PUT when it fits a part, else as a multipart upload whose
- * parts are read from the file on each attempt (the SDK retries a failed part; memory holds no more than the
+ * while it is computed (objects up to {@link #IN_MEMORY_MAX_BYTES} are held in memory instead); a file is
+ * then sent in one PUT when it fits a part, else as a multipart upload whose parts are read from the file on
+ * each attempt (the SDK retries a failed part; memory holds no more than the
  * client's socket buffers). A blob appears only when its upload completes: a failed multipart upload is
  * aborted, and a single PUT that breaks off stores nothing.
  */
@@ -48,6 +49,13 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
     private static final Logger LOG = Logger.getLogger(S3BlobStore.class);
     /** The smallest part S3 accepts (but for the last). */
     static final long MIN_PART_BYTES = 5L * 1024 * 1024;
+    /**
+     * Objects up to this size are held in memory on their way up: no spool file, and one PUT without a HEAD
+     * (see {@link #putSmall}). Well below the part size on purpose: a service's heap is a couple of hundred MB
+     * and several uploads run at once, so a whole part per upload would not fit; larger objects still stream
+     * through a spool file (this much of their head is buffered while telling the two apart).
+     */
+    static final int IN_MEMORY_MAX_BYTES = 1024 * 1024;
 
     private final S3Client s3;
     private final String bucket;
@@ -110,12 +118,17 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
 
     @Override
     protected BlobReference store(InputStream content) throws IOException {
+        byte[] head = content.readNBytes(IN_MEMORY_MAX_BYTES + 1);
+        if (head.length <= IN_MEMORY_MAX_BYTES) {
+            return putSmall(head);
+        }
         Path spool = Files.createTempFile("blob-", ".spool");
         try {
             MessageDigest sha256 = DigestUtils.getSha256Digest();
             long byteCount;
             try (OutputStream out = new DigestOutputStream(Files.newOutputStream(spool), sha256)) {
-                byteCount = content.transferTo(out);
+                out.write(head);
+                byteCount = head.length + content.transferTo(out);
             }
             return upload(spool, ContentAddress.hex(sha256), byteCount);
         } finally {
@@ -125,6 +138,9 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
 
     @Override
     protected BlobReference store(Path file) throws IOException {
+        if (Files.size(file) <= IN_MEMORY_MAX_BYTES) {
+            return putSmall(Files.readAllBytes(file));
+        }
         MessageDigest sha256 = DigestUtils.getSha256Digest();
         long byteCount;
         try (InputStream in = Files.newInputStream(file); OutputStream digesting = new DigestOutputStream(OutputStream.nullOutputStream(), sha256)) {
@@ -135,6 +151,9 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
 
     @Override
     protected BlobReference store(byte[] content) throws IOException {
+        if (content.length <= IN_MEMORY_MAX_BYTES) {
+            return putSmall(content);
+        }
         if (content.length > partBytes) {
             return super.store(content);
         }
@@ -148,6 +167,21 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
         return ContentAddress.reference(digest, content.length);
     }
 
+    /**
+     * One PUT and no HEAD first: the key is the digest of the bytes, so putting them again over a stored blob
+     * rewrites the same bytes (S3 replaces an object atomically, a reader sees the old or the new one, never
+     * part of either), and for a small object asking first costs a round trip as long as the PUT itself.
+     */
+    private BlobReference putSmall(byte[] content) {
+        MessageDigest sha256 = DigestUtils.getSha256Digest();
+        sha256.update(content);
+        String digest = ContentAddress.hex(sha256);
+        s3.putObject(request -> request.bucket(bucket).key(ContentAddress.key(digest)).contentLength((long) content.length),
+                RequestBody.fromBytes(content));
+        return ContentAddress.reference(digest, content.length);
+    }
+
+    /** Larger objects ask first: a HEAD is cheaper than sending megabytes the bucket already holds. */
     private BlobReference upload(Path file, String digest, long byteCount) throws IOException {
         String key = ContentAddress.key(digest);
         if (!contains(digest)) {

@@ -100,4 +100,31 @@ class S3BlobStoreTest extends BlobStoreContract {
             assertTrue(proxy.cutsMade() > 2);
         }
     }
+
+    @Test
+    void aSmallUploadHeldInMemoryIsRetriedOrLeavesNothingReadable() throws IOException {
+        long size = 512L * 1024;
+        long seed = System.nanoTime();
+        String digest = GeneratedStream.digestOf(size, seed);
+        BlobReference expected = ContentAddress.reference(digest, size);
+        try (CuttingProxy alwaysCutting = new CuttingProxy(server.port(), 64L * 1024, Integer.MAX_VALUE);
+                S3BlobStore failing = new S3BlobStore(settings.through(alwaysCutting.endpoint()))) {
+
+            assertThrows(RuntimeException.class, () -> failing.put(GeneratedStream.of(size, seed)).await().atMost(WAIT));
+
+            assertTrue(alwaysCutting.cutsMade() > 1);
+            assertFalse(store.exists(expected).await().atMost(WAIT));
+        }
+        try (CuttingProxy cuttingOnce = new CuttingProxy(server.port(), 64L * 1024, 1);
+                S3BlobStore retrying = new S3BlobStore(settings.through(cuttingOnce.endpoint()))) {
+
+            BlobReference stored = retrying.put(GeneratedStream.of(size, seed)).await().atMost(WAIT);
+            BlobReference again = retrying.put(GeneratedStream.of(size, seed)).await().atMost(WAIT);
+
+            assertEquals(1, cuttingOnce.cutsMade());
+            assertEquals(expected, stored);
+            assertEquals(expected, again);
+            assertEquals(digest, digestOfStream(stored));
+        }
+    }
 }
