@@ -49,7 +49,8 @@ public class AutomationService {
         Automation.Event event = event(input.event());
         return validatedAction(input.action(), scope.entity()).chain(action -> store.insert(new Automation(UUID.randomUUID(),
                 name(input.name()), input.description(), input.enabled() == null || input.enabled(), scope, event, action,
-                principal.userName(), null, null)));
+                principal.userName(), null, null)))
+                .onFailure(AutomationStore.NameTaken.class).transform(taken -> ApiException.conflict(taken.getMessage()));
     }
 
     public Uni<Automation> update(UUID id, AutomationInput input) {
@@ -67,6 +68,7 @@ public class AutomationService {
                     changes.description() == null ? current.description() : changes.description(),
                     changes.enabled() == null ? current.enabled() : changes.enabled(),
                     scope, event, validated, current.createdBy(), null, null)))
+                    .onFailure(AutomationStore.NameTaken.class).transform(taken -> ApiException.conflict(taken.getMessage()))
                     .map(updated -> updated.orElseThrow(() -> missing(id)));
         });
     }

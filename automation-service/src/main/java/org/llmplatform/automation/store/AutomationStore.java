@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.llmplatform.model.events.ArtifactEvent;
-import org.llmplatform.support.error.ApiException;
 
 /** The SQL over {@code automation.automations}. */
 @ApplicationScoped
@@ -128,8 +127,15 @@ public class AutomationStore {
         return failure instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState());
     }
 
-    private static ApiException nameTaken(Automation automation) {
-        return ApiException.conflict("An automation named '" + automation.name() + "' already exists in this scope");
+    private static NameTaken nameTaken(Automation automation) {
+        return new NameTaken("An automation named '" + automation.name() + "' already exists in this scope");
+    }
+
+    /** Another automation of the same scope already has this name. */
+    public static final class NameTaken extends RuntimeException {
+        NameTaken(String message) {
+            super(message);
+        }
     }
 
     private static List<Automation> all(RowSet<Row> rows) {
