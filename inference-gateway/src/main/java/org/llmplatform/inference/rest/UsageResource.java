@@ -7,7 +7,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -15,6 +14,8 @@ import org.llmplatform.inference.service.UsageTotalsService;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.rest.Parameters;
+import org.llmplatform.support.rest.Parameters.In;
 
 /** The gateway's usage totals of one project, per model. */
 @Path("/v1/usage")
@@ -45,8 +46,8 @@ public class UsageResource {
     @Path("daily")
     public Uni<DailyUsageList> daily(@RestQuery String project, @RestQuery String from, @RestQuery String to) {
         ProjectId projectId = requireProject(project);
-        LocalDate last = to == null || to.isBlank() ? LocalDate.now(ZoneOffset.UTC) : date(to, "to");
-        LocalDate first = from == null || from.isBlank() ? last.minusDays(DEFAULT_DAYS - 1) : date(from, "from");
+        LocalDate last = Parameters.optionalDate(to, In.QUERY, "to").orElseGet(() -> LocalDate.now(ZoneOffset.UTC));
+        LocalDate first = Parameters.optionalDate(from, In.QUERY, "from").orElseGet(() -> last.minusDays(DEFAULT_DAYS - 1));
         if (first.isAfter(last)) {
             throw ApiException.invalidField("value_error", List.of("query", "from"), "Value error, from must not be after to", from);
         }
@@ -58,18 +59,6 @@ public class UsageResource {
     }
 
     private ProjectId requireProject(String project) {
-        if (project == null || project.isBlank()) {
-            throw ApiException.invalidField("missing", List.of("query", "project"), "Field required", null);
-        }
-        return caller.requireProject(project);
-    }
-
-    private static LocalDate date(String value, String field) {
-        try {
-            return LocalDate.parse(value.trim());
-        } catch (DateTimeParseException notADate) {
-            throw ApiException.invalidField("date_from_datetime_parsing", List.of("query", field),
-                    "Input should be a valid date in the format YYYY-MM-DD", value);
-        }
+        return caller.requireProject(Parameters.required(project, In.QUERY, "project"));
     }
 }

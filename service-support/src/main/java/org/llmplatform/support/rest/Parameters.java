@@ -1,5 +1,7 @@
 package org.llmplatform.support.rest;
 
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -67,6 +69,18 @@ public final class Parameters {
     /** A UUID that may be absent or empty. */
     public static Optional<UUID> optionalUuid(String raw, In in, String name) {
         return raw == null || raw.isEmpty() ? Optional.empty() : Optional.of(uuid(raw, in, name));
+    }
+
+    /** An ISO date ({@code 2026-11-25}), or empty when absent or empty. */
+    public static Optional<LocalDate> optionalDate(String raw, In in, String name) {
+        if (raw == null || raw.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LocalDate.parse(raw.strip()));
+        } catch (DateTimeParseException notADate) {
+            throw invalid("date_from_datetime_parsing", in, name, "Input should be a valid date in the format YYYY-MM-DD", raw);
+        }
     }
 
     /** A required text that is not blank. */

@@ -3,6 +3,7 @@ package org.llmplatform.support.rest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -65,6 +66,14 @@ class ParametersTest {
         assertEquals("team", Parameters.required("team", In.QUERY, "entity"));
         assertIssue(() -> Parameters.required(null, In.QUERY, "entity"), "missing", List.of("query", "entity"), null, "Field required");
         assertIssue(() -> Parameters.required("  ", In.QUERY, "entity"), "missing", List.of("query", "entity"), null, "Field required");
+    }
+
+    @Test
+    void dates() {
+        assertEquals(Optional.of(LocalDate.of(2026, 11, 25)), Parameters.optionalDate(" 2026-11-25 ", In.QUERY, "from"));
+        assertEquals(Optional.empty(), Parameters.optionalDate("", In.QUERY, "from"));
+        assertIssue(() -> Parameters.optionalDate("25.11.2026", In.QUERY, "to"), "date_from_datetime_parsing",
+                List.of("query", "to"), "25.11.2026", "Input should be a valid date in the format YYYY-MM-DD");
     }
 
     private static void assertIssue(Runnable parse, String type, List<Object> loc, String input, String message) {
