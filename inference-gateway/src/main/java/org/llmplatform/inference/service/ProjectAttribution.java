@@ -1,6 +1,6 @@
 package org.llmplatform.inference.service;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.CurrentPrincipal;
@@ -9,9 +9,10 @@ import org.llmplatform.support.auth.ProjectId;
 /**
  * The project a request's usage is attributed to: {@code Compat-Project} (or W&B's
  * {@code OpenAI-Project}) when the key may use it (403 otherwise), else the caller's own
- * {@code <user>/inference}.
+ * {@code <user>/inference}. Application-scoped: the caller is read from the request's {@link CurrentPrincipal},
+ * so nothing is built per request.
  */
-@RequestScoped
+@ApplicationScoped
 public class ProjectAttribution {
 
     private final CurrentPrincipal caller;
