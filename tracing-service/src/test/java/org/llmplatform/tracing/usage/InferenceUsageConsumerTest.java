@@ -61,7 +61,7 @@ class InferenceUsageConsumerTest {
         String requestId = "req-" + UUID.randomUUID();
         produce(project, json.writeValueAsString(usage(requestId, "success")));
 
-        awaitCall(UsageCalls.callId(requestId))
+        awaitCall(UsageCalls.callId(requestId, STARTED))
                 .body("call.op_name", equalTo("inference.chat.completions"))
                 .body("call.started_at", equalTo("2025-03-01T10:00:00Z"))
                 .body("call.ended_at", equalTo("2025-03-01T10:00:02Z"))
@@ -83,7 +83,7 @@ class InferenceUsageConsumerTest {
         produce(project, record);
         produce(project, record);
 
-        awaitCall(UsageCalls.callId(requestId))
+        awaitCall(UsageCalls.callId(requestId, STARTED))
                 .body("call.exception", equalTo("inference request ended with status 'error'"))
                 .body("call.summary.weave.status", equalTo("error"))
                 .body("call.summary.usage.tiny-llama.requests", equalTo(1));
@@ -101,10 +101,10 @@ class InferenceUsageConsumerTest {
         produce(project, json.writeValueAsString(usage(later, "success")));
 
         // Records of a project are consumed in order: once the later one is a call, both before it were consumed.
-        awaitCall(UsageCalls.callId(later));
+        awaitCall(UsageCalls.callId(later, STARTED));
         read(completion).body("call.op_name", equalTo("weave.completions_create"))
                 .body("call.attributes.inference_request_id", equalTo(requestId));
-        assertEquals(List.of(completion, UsageCalls.callId(later)), callIds(key, project));
+        assertEquals(List.of(completion, UsageCalls.callId(later, STARTED)), callIds(key, project));
     }
 
     @Test
@@ -124,7 +124,7 @@ class InferenceUsageConsumerTest {
         for (String callId : List.of(foreign, notACompletion, completion)) {
             String requestId = "req-" + UUID.randomUUID();
             produce(project, json.writeValueAsString(tracked(requestId, callId)));
-            awaitCall(UsageCalls.callId(requestId)).body("call.op_name", equalTo("inference.chat.completions"))
+            awaitCall(UsageCalls.callId(requestId, STARTED)).body("call.op_name", equalTo("inference.chat.completions"))
                     .body("call.summary.usage.tiny-llama.total_tokens", equalTo(42));
         }
         read(completion).body("call.attributes.inference_request_id", equalTo(claiming));
@@ -146,7 +146,7 @@ class InferenceUsageConsumerTest {
         produce(project, invalid);
         produce(project, json.writeValueAsString(usage(requestId, "success")));
 
-        awaitCall(UsageCalls.callId(requestId)).body("call.summary.weave.status", equalTo("success"));
+        awaitCall(UsageCalls.callId(requestId, STARTED)).body("call.summary.weave.status", equalTo("success"));
         List<String> dead = deadLetters(2, value -> value.equals(garbage) || value.contains(invalidRequestId));
         assertTrue(dead.contains(garbage), "the unreadable record reached the DLQ as it was");
         assertTrue(dead.stream().anyMatch(value -> value.contains(invalidRequestId)), "the invalid record reached the DLQ");
