@@ -76,7 +76,7 @@ public class ChatCompletionsResource {
         policy.admit(project.toString(), request.model());
         String user = attribution.userName();
         String responseRequestId = requestId != null && !requestId.isBlank()
-                ? requestId : RequestIds.random().toString().replace("-", "");
+                ? requestId : RequestIds.next().toString().replace("-", "");
         if (upstream.serves(request.model())) {
             return upstream.forward((ObjectNode) body, request.model(), project, user, requestId, weaveCallId,
                             GatewayOverhead.arrivedNanos(context))

@@ -74,7 +74,7 @@ public class ChatCompletionService {
         CompletionPlan plan = planner.plan(request, model);
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
-                : request.requestId() != null ? request.requestId() : RequestIds.random().toString();
+                : request.requestId() != null ? request.requestId() : RequestIds.next().toString();
         Instant now = Instant.now();
         return new ChatCall("chatcmpl-" + base, base, weaveCallId, now.getEpochSecond(), request, plan, project, user, now, permit,
                 new AtomicIntegerArray(plan.choices()));

@@ -52,7 +52,7 @@ public class UpstreamCompletionService {
         String projectId = project.toString();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
-                : body.path("request_id").isTextual() ? body.get("request_id").asText() : RequestIds.random().toString();
+                : body.path("request_id").isTextual() ? body.get("request_id").asText() : RequestIds.next().toString();
         boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally();
         Instant started = Instant.now();
