@@ -48,12 +48,12 @@ final class CuttingProxy implements AutoCloseable {
         return cutsMade.get();
     }
 
-    /** The bytes clients sent so far, connection after connection, as ISO-8859-1 text (HTTP heads stay readable). */
+    /** The bytes clients sent so far as ISO-8859-1 text (HTTP heads stay readable), each connection's on lines of its own. */
     String sentByClients() {
         StringBuilder sent = new StringBuilder();
         for (ByteArrayOutputStream connection : sentByClients) {
             synchronized (connection) {
-                sent.append(connection.toString(StandardCharsets.ISO_8859_1));
+                sent.append(connection.toString(StandardCharsets.ISO_8859_1)).append("\r\n");
             }
         }
         return sent.toString();
