@@ -85,6 +85,8 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
                 // and every blob is verified against its SHA-256 when read anyway.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // Nor does the signature hash the bodies: their digest is their key (see UnsignedPayloadAuthScheme).
+                .putAuthScheme(new UnsignedPayloadAuthScheme())
                 .httpClientBuilder(Apache5HttpClient.builder().maxConnections(Math.max(8, 2 * config.uploadConcurrency())));
         config.endpoint().ifPresent(builder::endpointOverride);
         return builder.build();

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,6 +83,25 @@ class S3BlobStoreTest extends BlobStoreContract {
             assertEquals(GeneratedStream.digestOf(size, seed), multipart.sha256());
             assertEquals(multipart.sha256(), digestOfStream(multipart));
             assertEquals(single.sha256(), digestOfStream(single));
+        }
+    }
+
+    /** Over plain HTTP too, the SDK does not hash what the store sends: the bytes' digest is already their key. */
+    @Test
+    void uploadsAreSignedWithoutAHashOfTheirBytes() throws IOException {
+        long seed = System.nanoTime();
+        try (CuttingProxy proxy = new CuttingProxy(server.port(), Long.MAX_VALUE, 0);
+                S3BlobStore throughProxy = new S3BlobStore(settings.through(proxy.endpoint()))) {
+            throughProxy.put(GeneratedStream.of(64L * 1024, seed)).await().atMost(WAIT);
+            throughProxy.put(GeneratedStream.of(7L * 1024 * 1024, seed)).await().atMost(WAIT);
+
+            String sent = proxy.sentByClients();
+            Set<String> payloadHashes = Pattern.compile("(?im)^x-amz-content-sha256: *(\\S+)").matcher(sent).results()
+                    .map(header -> header.group(1)).collect(Collectors.toSet());
+            List<String> requests = Pattern.compile("(?m)^(GET|HEAD|PUT|POST|DELETE) \\S+").matcher(sent).results().map(MatchResult::group).toList();
+            assertEquals(3, requests.stream().filter(request -> request.startsWith("PUT ")).count(), "one PUT and two parts: " + requests);
+            assertEquals(Set.of("UNSIGNED-PAYLOAD"), payloadHashes);
+            assertFalse(sent.contains("aws-chunked"));
         }
     }
 
