@@ -3,7 +3,8 @@
 # --blob-store s3, S3Proxy beside PostgreSQL and Kafka), then puts and gets 1,000 x 64 KB and 10 x 200 MB
 # objects through the tracing-service's file API (/file/create, /file/content: the service streams them
 # into and out of the blob store) and the same objects straight to the S3 server with the AWS SDK, in one
-# run. Prints each rate, the ratio platform/direct and the tracing-service's RSS during the large transfers.
+# run, after as many other small objects went both ways untimed (a warm-up). Prints each rate, the ratio
+# platform/direct and the tracing-service's RSS during the large transfers.
 # Knobs (environment): SMALL_COUNT (1000) SMALL_KB (64) LARGE_COUNT (10) LARGE_MB (200) CONCURRENCY (8).
 # Run it alone: flock /tmp/bench.lock local-stack/bench/blob.sh
 set -euo pipefail
