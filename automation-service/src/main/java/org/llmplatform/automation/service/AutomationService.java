@@ -50,7 +50,7 @@ public class AutomationService {
         return validatedAction(input.action(), scope.entity()).chain(action -> store.insert(new Automation(UUID.randomUUID(),
                 name(input.name()), input.description(), input.enabled() == null || input.enabled(), scope, event, action,
                 principal.userName(), null, null)))
-                .onFailure(AutomationStore.NameTaken.class).transform(taken -> ApiException.conflict(taken.getMessage()));
+                .onFailure(AutomationStore.NameTaken.class).transform(AutomationService::conflict);
     }
 
     public Uni<Automation> update(UUID id, AutomationInput input) {
@@ -68,7 +68,7 @@ public class AutomationService {
                     changes.description() == null ? current.description() : changes.description(),
                     changes.enabled() == null ? current.enabled() : changes.enabled(),
                     scope, event, validated, current.createdBy(), null, null)))
-                    .onFailure(AutomationStore.NameTaken.class).transform(taken -> ApiException.conflict(taken.getMessage()))
+                    .onFailure(AutomationStore.NameTaken.class).transform(AutomationService::conflict)
                     .map(updated -> updated.orElseThrow(() -> missing(id)));
         });
     }
@@ -200,5 +200,10 @@ public class AutomationService {
 
     static ApiException missing(UUID id) {
         return ApiException.notFound("No automation with id '" + id + "'");
+    }
+
+    /** A name another automation of the scope has: the client's conflict, answered 409. */
+    private static ApiException conflict(Throwable nameTaken) {
+        return ApiException.conflict(nameTaken.getMessage());
     }
 }

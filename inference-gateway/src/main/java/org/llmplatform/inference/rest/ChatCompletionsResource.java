@@ -21,7 +21,6 @@ import org.llmplatform.inference.service.ChatCompletionService;
 import org.llmplatform.inference.service.ChatStream;
 import org.llmplatform.inference.service.ProjectAttribution;
 import org.llmplatform.inference.service.ProjectPolicy;
-import org.llmplatform.inference.service.RequestIds;
 import org.llmplatform.inference.service.StreamedBody;
 import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
@@ -30,6 +29,7 @@ import org.llmplatform.inference.service.response.ChatCompletion;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.ids.Uuids;
 
 /**
  * {@code POST /v1/chat/completions}: a JSON {@code chat.completion}, or with {@code stream: true} an
@@ -76,7 +76,7 @@ public class ChatCompletionsResource {
         policy.admit(project.toString(), request.model());
         String user = attribution.userName();
         String responseRequestId = requestId != null && !requestId.isBlank()
-                ? requestId : RequestIds.next().toString().replace("-", "");
+                ? requestId : Uuids.v7().toString().replace("-", "");
         if (upstream.serves(request.model())) {
             return upstream.forward((ObjectNode) body, request.model(), project, user, requestId, weaveCallId,
                             GatewayOverhead.arrivedNanos(context))

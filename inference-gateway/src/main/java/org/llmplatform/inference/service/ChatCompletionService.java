@@ -23,6 +23,7 @@ import org.llmplatform.inference.service.response.Logprobs;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.support.ids.Uuids;
 
 /**
  * Accepts chat completions (plan, concurrency slot, ids), runs them on the engine and publishes their
@@ -74,7 +75,7 @@ public class ChatCompletionService {
         CompletionPlan plan = planner.plan(request, model);
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
-                : request.requestId() != null ? request.requestId() : RequestIds.next().toString();
+                : request.requestId() != null ? request.requestId() : Uuids.v7().toString();
         Instant now = Instant.now();
         return new ChatCall("chatcmpl-" + base, base, weaveCallId, now.getEpochSecond(), request, plan, project, user, now, permit,
                 new AtomicIntegerArray(plan.choices()));

@@ -13,6 +13,7 @@ import org.llmplatform.inference.service.upstream.UpstreamReply;
 import org.llmplatform.inference.service.upstream.UpstreamRouter;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.support.ids.Uuids;
 
 /**
  * Chat completions of upstream-served models: the same concurrency limit and usage records as the
@@ -52,7 +53,7 @@ public class UpstreamCompletionService {
         String projectId = project.toString();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
-                : body.path("request_id").isTextual() ? body.get("request_id").asText() : RequestIds.next().toString();
+                : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
         boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally();
         Instant started = Instant.now();

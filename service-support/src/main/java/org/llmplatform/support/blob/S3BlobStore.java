@@ -51,7 +51,7 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
     static final long MIN_PART_BYTES = 5L * 1024 * 1024;
     /**
      * Objects up to this size are held in memory on their way up: no spool file, and one PUT without a HEAD
-     * (see {@link #putSmall}). Well below the part size on purpose: a service's heap is a couple of hundred MB
+     * (see {@link #putFromMemory}). Well below the part size on purpose: a service's heap is a couple of hundred MB
      * and several uploads run at once, so a whole part per upload would not fit; larger objects still stream
      * through a spool file (this much of their head is buffered while telling the two apart).
      */
@@ -122,7 +122,7 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
     protected BlobReference store(InputStream content) throws IOException {
         byte[] head = content.readNBytes(IN_MEMORY_MAX_BYTES + 1);
         if (head.length <= IN_MEMORY_MAX_BYTES) {
-            return putSmall(head);
+            return putFromMemory(head);
         }
         Path spool = Files.createTempFile("blob-", ".spool");
         try {
@@ -141,7 +141,7 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
     @Override
     protected BlobReference store(Path file) throws IOException {
         if (Files.size(file) <= IN_MEMORY_MAX_BYTES) {
-            return putSmall(Files.readAllBytes(file));
+            return putFromMemory(Files.readAllBytes(file));
         }
         MessageDigest sha256 = DigestUtils.getSha256Digest();
         long byteCount;
@@ -153,33 +153,21 @@ public final class S3BlobStore extends WorkerBlobStore implements AutoCloseable 
 
     @Override
     protected BlobReference store(byte[] content) throws IOException {
-        if (content.length <= IN_MEMORY_MAX_BYTES) {
-            return putSmall(content);
-        }
-        if (content.length > partBytes) {
-            return super.store(content);
-        }
-        MessageDigest sha256 = DigestUtils.getSha256Digest();
-        sha256.update(content);
-        String digest = ContentAddress.hex(sha256);
-        if (!contains(digest)) {
-            s3.putObject(request -> request.bucket(bucket).key(ContentAddress.key(digest)).contentLength((long) content.length),
-                    RequestBody.fromBytes(content));
-        }
-        return ContentAddress.reference(digest, content.length);
+        return content.length > partBytes ? super.store(content) : putFromMemory(content);
     }
 
     /**
-     * One PUT and no HEAD first: the key is the digest of the bytes, so putting them again over a stored blob
-     * rewrites the same bytes (S3 replaces an object atomically, a reader sees the old or the new one, never
-     * part of either), and for a small object asking first costs a round trip as long as the PUT itself.
+     * One PUT from memory. A small object is put without a HEAD first: the key is the digest of the bytes, so
+     * putting them again over a stored blob rewrites the same bytes (S3 replaces an object atomically, a reader
+     * sees the old or the new one, never part of either), and for a small object asking first costs a round trip
+     * as long as the PUT itself.
      */
-    private BlobReference putSmall(byte[] content) {
-        MessageDigest sha256 = DigestUtils.getSha256Digest();
-        sha256.update(content);
-        String digest = ContentAddress.hex(sha256);
-        s3.putObject(request -> request.bucket(bucket).key(ContentAddress.key(digest)).contentLength((long) content.length),
-                RequestBody.fromBytes(content));
+    private BlobReference putFromMemory(byte[] content) {
+        String digest = DigestUtils.sha256Hex(content);
+        if (content.length <= IN_MEMORY_MAX_BYTES || !contains(digest)) {
+            s3.putObject(request -> request.bucket(bucket).key(ContentAddress.key(digest)).contentLength((long) content.length),
+                    RequestBody.fromBytes(content));
+        }
         return ContentAddress.reference(digest, content.length);
     }
 

@@ -19,7 +19,7 @@ import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.WeaveSummary.CallFacts;
 import org.llmplatform.tracing.common.Timestamps;
-import org.llmplatform.tracing.common.Uuids;
+import org.llmplatform.support.ids.Uuids;
 
 /**
  * Starting, ending and reading calls in a project the caller may use. The caller, never the body,

@@ -23,7 +23,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.CallStore;
-import org.llmplatform.tracing.common.Uuids;
+import org.llmplatform.support.ids.Uuids;
 
 /**
  * {@code /completions/create} and {@code /completions/create_stream}: the chat completion runs on the

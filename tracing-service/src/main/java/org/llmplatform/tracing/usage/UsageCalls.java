@@ -18,7 +18,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.CallStore;
-import org.llmplatform.tracing.common.Uuids;
+import org.llmplatform.support.ids.Uuids;
 import org.llmplatform.tracing.completions.CompletionService;
 import org.llmplatform.support.messaging.PollConsumer.Refusal;
 

@@ -1,10 +1,12 @@
-package org.llmplatform.tracing.common;
+package org.llmplatform.support.ids;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -35,10 +37,24 @@ class UuidsTest {
     void aNewIdIsAVersion7IdOfNow() {
         long before = System.currentTimeMillis();
         UUID id = Uuids.v7();
+        long after = System.currentTimeMillis();
 
         assertEquals(7, id.version());
         assertEquals(2, id.variant());
         long millis = id.getMostSignificantBits() >>> 16;
-        assertTrue(millis >= before && millis <= System.currentTimeMillis());
+        assertTrue(millis >= before && millis <= after, millis + " within [" + before + ", " + after + "]");
+    }
+
+    @Test
+    void idsOfALaterMillisecondSortLaterAndNoTwoAreEqual() throws InterruptedException {
+        Set<UUID> seen = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            assertTrue(seen.add(Uuids.v7()));
+        }
+        String earlier = Uuids.v7().toString();
+        Thread.sleep(2);
+        String later = Uuids.v7().toString();
+
+        assertTrue(earlier.compareTo(later) < 0, earlier + " sorts before " + later);
     }
 }
