@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -51,6 +52,7 @@ public final class BlobBench {
         int largeCount = Integer.parseInt(args[10]);
         long largeBytes = Long.parseLong(args[11]) * 1024 * 1024;
         int concurrency = Integer.parseInt(args[12]);
+        int warmUpSeconds = Integer.parseInt(args[13]);
         String bucket = "bench-direct-" + UUID.randomUUID().toString().substring(0, 8);
         s3.createBucket(request -> request.bucket(bucket));
 
@@ -61,12 +63,16 @@ public final class BlobBench {
 
         System.out.printf("BENCH blob objects: %d x %d KB, %d x %d MB, %d at once for the small ones%n",
                 smallCount, smallBytes / 1024, largeCount, largeBytes >> 20, concurrency);
-        // Both paths first serve as many other small objects, not timed: the figures are of a service that has
-        // been running (a fresh tracing-service ran its first thousand requests at about half its later speed).
+        // Both paths first move other small objects back and forth, not timed, for warmUpSeconds: the figures are
+        // of a service that has been running (a fresh tracing-service ran its first thousand requests at about
+        // half its later speed while the JIT compiled them).
         List<Path> warmUp = objects(work.resolve("warm-up"), smallCount, smallBytes, 3);
-        for (Transfer transfer : List.<Transfer>of(platform::put, platform::get, direct::put, direct::get)) {
-            timed(warmUp, concurrency, transfer, null);
-        }
+        long warmUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmUpSeconds);
+        do {
+            for (Transfer transfer : List.<Transfer>of(platform::put, platform::get, direct::put, direct::get)) {
+                timed(warmUp, concurrency, transfer, null);
+            }
+        } while (System.nanoTime() < warmUntil);
         compare("put " + smallCount + " x " + smallBytes / 1024 + " KB", small, concurrency, platform::put, direct::put, null);
         compare("get " + smallCount + " x " + smallBytes / 1024 + " KB", small, concurrency, platform::get, direct::get, null);
         compare("put " + largeCount + " x " + (largeBytes >> 20) + " MB", large, 1, platform::put, direct::put, pid);

@@ -3,9 +3,11 @@
 # --blob-store s3, S3Proxy beside PostgreSQL and Kafka), then puts and gets 1,000 x 64 KB and 10 x 200 MB
 # objects through the tracing-service's file API (/file/create, /file/content: the service streams them
 # into and out of the blob store) and the same objects straight to the S3 server with the AWS SDK, in one
-# run, after as many other small objects went both ways untimed (a warm-up). Prints each rate, the ratio
+# run, after other small objects went both ways untimed for WARMUP_SECONDS (a warm-up). Prints each rate, the ratio
 # platform/direct and the tracing-service's RSS during the large transfers.
-# Knobs (environment): SMALL_COUNT (1000) SMALL_KB (64) LARGE_COUNT (10) LARGE_MB (200) CONCURRENCY (8).
+# Knobs (environment): SMALL_COUNT (1000) SMALL_KB (64) LARGE_COUNT (10) LARGE_MB (200) CONCURRENCY (8)
+# WARMUP_SECONDS (90: how long small objects go both ways untimed first; the tracing-service JIT-compiles its
+# request path with C2 for about a minute on a 2-core machine).
 # Run it alone: flock /tmp/bench.lock local-stack/bench/blob.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,6 +28,6 @@ work=$(mktemp -d /tmp/blob-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 java -Xmx512m -cp "$(cat "$classpath")" local-stack/bench/BlobBench.java "$TRACING_URL" "$KEY" dev/blob-bench \
   "http://127.0.0.1:$s3_port" platform-dev platform-dev-secret "$(service_pid tracing-service)" "$work" \
-  "${SMALL_COUNT:-1000}" "${SMALL_KB:-64}" "${LARGE_COUNT:-10}" "$large_mb" "${CONCURRENCY:-8}" || fail "the blob bench failed"
+  "${SMALL_COUNT:-1000}" "${SMALL_KB:-64}" "${LARGE_COUNT:-10}" "$large_mb" "${CONCURRENCY:-8}" "${WARMUP_SECONDS:-90}" || fail "the blob bench failed"
 echo "BENCH blob load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 stop_platform

@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /** One Quarkus service, started from its packaged {@code quarkus-run.jar}. */
@@ -29,13 +31,18 @@ final class ServiceProcess {
             "-Xms32m", "-Xmx192m", "-XX:ReservedCodeCacheSize=64m", "-XX:TieredStopAtLevel=1");
 
     /**
-     * The gateway is what users time: every chat completion crosses it and its embedded engine's forward
-     * pass is CPU-bound. With C1 only, the engine behind the API ran at 0.11-0.15x llama2.c's run.c; it gets
-     * the optimising compiler (C2), a code cache C2 has room in, and a young generation big enough that a
-     * burst of requests (tens of kB each) does not collect every few hundred requests.
+     * The services users time. Every chat completion crosses the gateway, and its embedded engine's forward pass
+     * is CPU-bound: with C1 only, the engine behind the API ran at 0.11-0.15x llama2.c's run.c. Every traced call,
+     * file and blob crosses the tracing-service, whose requests hash their bytes (SHA-256, which only C2 runs on
+     * the CPU's SHA instructions: about 12x C1's speed) and go through the AWS SDK: with C1 only, its warm small
+     * puts ran at 0.74x of a bare S3 PUT, with C2 at 1.0x. They get the optimising compiler (C2), a code cache
+     * C2 has room in, and a young generation big enough that a burst of requests (tens of kB each) does not
+     * collect every few hundred requests. C2 costs about 80 MB more RSS each and a minute of compiling at first.
      */
     private static final List<String> HOT_PATH_JVM_OPTIONS = List.of(
             "-Xms96m", "-Xmx256m", "-Xmn64m", "-XX:ReservedCodeCacheSize=96m");
+
+    private static final Set<PlatformService> HOT_PATH_SERVICES = EnumSet.of(PlatformService.INFERENCE, PlatformService.TRACING);
 
     /** Fails before anything starts when a service has not been built. */
     static void requireBuilt(Path home) {
@@ -76,7 +83,7 @@ final class ServiceProcess {
 
     static List<String> jvmOptions(PlatformService service) {
         List<String> options = new ArrayList<>(COMMON_JVM_OPTIONS);
-        options.addAll(service == PlatformService.INFERENCE ? HOT_PATH_JVM_OPTIONS : LIGHT_JVM_OPTIONS);
+        options.addAll(HOT_PATH_SERVICES.contains(service) ? HOT_PATH_JVM_OPTIONS : LIGHT_JVM_OPTIONS);
         return options;
     }
 

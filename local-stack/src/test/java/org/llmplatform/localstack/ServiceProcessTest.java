@@ -13,10 +13,12 @@ import org.junit.jupiter.api.Test;
 class ServiceProcessTest {
 
     @Test
-    void theGatewayGetsTheOptimisingCompilerWhileTheOtherServicesStayOnC1() {
-        assertFalse(ServiceProcess.jvmOptions(PlatformService.INFERENCE).stream()
-                .anyMatch(option -> option.startsWith("-XX:TieredStopAtLevel")));
-        for (PlatformService service : List.of(PlatformService.TRACING, PlatformService.TRAINING, PlatformService.AUTOMATION)) {
+    void theGatewayAndTheTracingServiceGetTheOptimisingCompilerWhileTheOtherServicesStayOnC1() {
+        for (PlatformService service : List.of(PlatformService.INFERENCE, PlatformService.TRACING)) {
+            assertFalse(ServiceProcess.jvmOptions(service).stream().anyMatch(option -> option.startsWith("-XX:TieredStopAtLevel")),
+                    service.module());
+        }
+        for (PlatformService service : List.of(PlatformService.TRAINING, PlatformService.AUTOMATION)) {
             assertTrue(ServiceProcess.jvmOptions(service).contains("-XX:TieredStopAtLevel=1"), service.module());
         }
     }

@@ -81,6 +81,22 @@ public abstract class BlobStoreContract {
     }
 
     @Test
+    void aBlobsChunksForAResponseJoinToItsBytes() {
+        for (int size : List.of(0, 1, BlobChunks.CHUNK_BYTES, BlobChunks.CHUNK_BYTES + 1, 3 * BlobChunks.CHUNK_BYTES + 5)) {
+            byte[] content = new byte[size];
+            new java.util.Random(size).nextBytes(content);
+            BlobReference stored = store().put(content).await().atMost(WAIT);
+
+            List<byte[]> chunks = BlobChunks.read(store(), stored).collect().asList().await().atMost(WAIT);
+
+            java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+            chunks.forEach(joined::writeBytes);
+            assertArrayEquals(content, joined.toByteArray(), "blob of " + size + " bytes");
+            assertTrue(chunks.stream().allMatch(chunk -> chunk.length > 0 && chunk.length <= BlobChunks.CHUNK_BYTES), "chunk sizes");
+        }
+    }
+
+    @Test
     void aLocalFileIsStoredAndStays(@TempDir Path folder) throws IOException {
         Path file = folder.resolve("upload.bin");
         long seed = System.nanoTime();

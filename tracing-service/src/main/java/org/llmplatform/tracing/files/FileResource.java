@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
-import org.llmplatform.support.blob.BlobChunks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.files.FileService.Upload;
 import org.llmplatform.tracing.http.StrictRequest;
@@ -59,7 +58,7 @@ public class FileResource {
         if (request == null) {
             throw ApiException.missingField("project_id");
         }
-        return files.content(request.projectId(), request.digest()).onItem().transformToMulti(BlobChunks::of);
+        return files.content(request.projectId(), request.digest());
     }
 
     @POST

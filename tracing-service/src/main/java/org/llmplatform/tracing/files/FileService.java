@@ -1,12 +1,13 @@
 package org.llmplatform.tracing.files;
 
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import org.llmplatform.model.events.BlobReference;
 import org.llmplatform.support.auth.CurrentPrincipal;
+import org.llmplatform.support.blob.BlobChunks;
 import org.llmplatform.support.blob.BlobNotFoundException;
 import org.llmplatform.support.blob.BlobStore;
 import org.llmplatform.support.error.ApiException;
@@ -52,17 +53,15 @@ public class FileService {
         });
     }
 
-    /** The bytes of a file as a stream the caller closes; 404 when the project has no file with that digest. */
-    public Uni<InputStream> content(String projectId, String digest) {
+    /** The bytes of a file in the chunks a response writes; 404 when the project has no file with that digest. */
+    public Multi<byte[]> content(String projectId, String digest) {
         requirePresent(projectId, "project_id");
         requirePresent(digest, "digest");
         String project = caller.requireProject(projectId).toString();
-        return store.find(project, digest).chain(found -> {
+        return store.find(project, digest).onItem().transformToMulti(found -> {
             FileRow file = found.orElseThrow(() -> ApiException.notFound("File " + digest + " not found"));
-            return blobs.open(new BlobReference(file.blobUri(), file.blobSha256(), file.sizeBytes()))
-                    .onFailure(BlobNotFoundException.class)
-                    .transform(missing -> ApiException.notFound("File " + digest + " not found"));
-        });
+            return BlobChunks.read(blobs, new BlobReference(file.blobUri(), file.blobSha256(), file.sizeBytes()));
+        }).onFailure(BlobNotFoundException.class).transform(missing -> ApiException.notFound("File " + digest + " not found"));
     }
 
     private void checkSize(long sizeBytes) {
