@@ -37,7 +37,7 @@ final class ServiceProcess {
      * the CPU's SHA instructions: about 12x C1's speed) and go through the AWS SDK: with C1 only, its warm small
      * puts ran at 0.74x of a bare S3 PUT, with C2 at 1.0x. They get the optimising compiler (C2), a code cache
      * C2 has room in, and a young generation big enough that a burst of requests (tens of kB each) does not
-     * collect every few hundred requests. C2 costs about 80 MB more RSS each and a minute of compiling at first.
+     * collect every few hundred requests. C2 costs about 90 MB more RSS each and a minute of compiling at first.
      */
     private static final List<String> HOT_PATH_JVM_OPTIONS = List.of(
             "-Xms96m", "-Xmx256m", "-Xmn64m", "-XX:ReservedCodeCacheSize=96m");

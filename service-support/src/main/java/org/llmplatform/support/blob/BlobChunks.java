@@ -29,7 +29,7 @@ public final class BlobChunks {
         return store.open(reference).onItem().transformToMulti(BlobChunks::of);
     }
 
-    public static Multi<byte[]> of(InputStream content) {
+    private static Multi<byte[]> of(InputStream content) {
         return Multi.createBy().repeating()
                 .uni(() -> Uni.createFrom().item(() -> next(content)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()))
                 .until(chunk -> chunk == END)

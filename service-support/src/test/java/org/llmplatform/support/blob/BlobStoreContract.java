@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,6 +18,7 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -84,12 +86,12 @@ public abstract class BlobStoreContract {
     void aBlobsChunksForAResponseJoinToItsBytes() {
         for (int size : List.of(0, 1, BlobChunks.CHUNK_BYTES, BlobChunks.CHUNK_BYTES + 1, 3 * BlobChunks.CHUNK_BYTES + 5)) {
             byte[] content = new byte[size];
-            new java.util.Random(size).nextBytes(content);
+            new Random(size).nextBytes(content);
             BlobReference stored = store().put(content).await().atMost(WAIT);
 
             List<byte[]> chunks = BlobChunks.read(store(), stored).collect().asList().await().atMost(WAIT);
 
-            java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream joined = new ByteArrayOutputStream();
             chunks.forEach(joined::writeBytes);
             assertArrayEquals(content, joined.toByteArray(), "blob of " + size + " bytes");
             assertTrue(chunks.stream().allMatch(chunk -> chunk.length > 0 && chunk.length <= BlobChunks.CHUNK_BYTES), "chunk sizes");

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.ids.Uuids;
 import org.llmplatform.tracing.calls.WeaveSummary.CallFacts;
 import org.llmplatform.tracing.common.Timestamps;
-import org.llmplatform.support.ids.Uuids;
 
 /**
  * Starting, ending and reading calls in a project the caller may use. The caller, never the body,

@@ -20,10 +20,10 @@ import java.util.Set;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.ids.Uuids;
 import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.CallStore;
-import org.llmplatform.support.ids.Uuids;
 
 /**
  * {@code /completions/create} and {@code /completions/create_stream}: the chat completion runs on the

@@ -15,12 +15,12 @@ import java.util.Objects;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.ids.Uuids;
+import org.llmplatform.support.messaging.PollConsumer.Refusal;
 import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.CallStore;
-import org.llmplatform.support.ids.Uuids;
 import org.llmplatform.tracing.completions.CompletionService;
-import org.llmplatform.support.messaging.PollConsumer.Refusal;
 
 /**
  * Records each chat completion the inference gateway reports as a finished call in the caller's
