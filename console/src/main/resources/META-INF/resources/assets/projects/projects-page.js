@@ -20,5 +20,6 @@ export async function renderProjects(view, captured, params, isCurrent) {
             h('td', { class: 'num' }, formatNumber(project.call_count)),
             h('td', {}, formatTime(project.last_activity)))))));
   });
-  replace(view, h('h1', {}, 'Projects'), sections.length ? sections : state('This key belongs to no entity.'));
+  replace(view, h('h1', {}, 'Projects'), sections.length ? sections
+    : state('No project holds data yet. Log calls with a Weave SDK to <entity>/<project> and it shows up here.'));
 }
