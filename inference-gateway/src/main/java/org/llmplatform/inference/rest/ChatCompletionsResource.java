@@ -3,16 +3,11 @@ package org.llmplatform.inference.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import java.util.List;
-import java.util.regex.Pattern;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.RestResponse.ResponseBuilder;
@@ -22,93 +17,64 @@ import org.llmplatform.inference.service.ChatStream;
 import org.llmplatform.inference.service.ProjectAttribution;
 import org.llmplatform.inference.service.ProjectPolicy;
 import org.llmplatform.inference.service.StreamedBody;
-import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
 import org.llmplatform.inference.service.response.ChatCompletion;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
-import org.llmplatform.support.error.ApiException;
-import org.llmplatform.support.ids.Uuids;
 
 /**
- * {@code POST /v1/chat/completions}: a JSON {@code chat.completion}, or with {@code stream: true} an
- * SSE stream of chunks. Everything that can be refused is refused before the first byte, as a normal
- * HTTP error; generation runs on the engine's workers, never on the event loop. Models of
- * {@code gateway.upstreams} go to their upstream server instead.
+ * {@code POST /v1/chat/completions} of the embedded engine's models: a JSON {@code chat.completion}, or with
+ * {@code stream: true} an SSE stream of chunks. Everything that can be refused is refused before the first byte, as
+ * a normal HTTP error; generation runs on the engine's workers, never on the event loop. Requests for models of
+ * {@code gateway.upstreams} are relayed by {@link UpstreamChatRoute} before they reach this resource; it hands on
+ * those it does not serve, and those this resource answers with an error the same way for every model (a key or a
+ * body it cannot accept).
  */
 @Path("/v1/chat/completions")
 public class ChatCompletionsResource {
 
-    private static final Pattern WEAVE_CALL_ID = Pattern.compile("[0-9A-Za-z._-]{1,128}");
-
     private final ChatCompletionService completions;
     private final ChatStream stream;
-    private final UpstreamCompletionService upstream;
     private final ProjectAttribution attribution;
     private final ObjectMapper json;
     private final ProjectPolicy policy;
 
-    public ChatCompletionsResource(ChatCompletionService completions, ChatStream stream,
-            UpstreamCompletionService upstream, ProjectAttribution attribution, ObjectMapper json,
-            ProjectPolicy policy) {
+    public ChatCompletionsResource(ChatCompletionService completions, ChatStream stream, ProjectAttribution attribution,
+            ObjectMapper json, ProjectPolicy policy) {
         this.policy = policy;
         this.completions = completions;
         this.stream = stream;
-        this.upstream = upstream;
         this.attribution = attribution;
         this.json = json;
     }
 
     /**
-     * Runs on the event loop: parsing, validation and routing are cheap, and an upstream request is
-     * relayed without a thread hop. What costs CPU for the embedded engine (tokenizing the prompt,
-     * merging a checkpoint's adapter, generating) runs on worker threads.
+     * Runs on the event loop: parsing and validation are cheap. What costs CPU (tokenizing the prompt, merging a
+     * checkpoint's adapter, generating) runs on worker threads.
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader("X-Request-Id") String requestId,
-            @RestHeader("Compat-Project") String compatProject, @RestHeader("OpenAI-Project") String openAiProject,
-            @RestHeader(UsageRecord.WEAVE_CALL_HEADER) String weaveCallHeader, RoutingContext context) {
+    public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader(ChatHeaders.REQUEST_ID) String requestId,
+            @RestHeader(ChatHeaders.COMPAT_PROJECT) String compatProject,
+            @RestHeader(ChatHeaders.OPENAI_PROJECT) String openAiProject,
+            @RestHeader(UsageRecord.WEAVE_CALL_HEADER) String weaveCallHeader) {
         ChatRequest request = ChatRequestParser.parse(body);
-        String weaveCallId = weaveCallId(weaveCallHeader);
+        String weaveCallId = ChatHeaders.weaveCallId(weaveCallHeader);
         ProjectId project = attribution.project(compatProject, openAiProject);
         policy.admit(project.toString(), request.model());
-        String user = attribution.userName();
-        String responseRequestId = requestId != null && !requestId.isBlank()
-                ? requestId : Uuids.v7().toString().replace("-", "");
-        if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) body, request.model(), project, user, requestId, weaveCallId,
-                            GatewayOverhead.arrivedNanos(context))
-                    .map(reply -> ResponseBuilder.create(reply.status()).entity(reply.entity())
-                            .header(HttpHeaders.CONTENT_TYPE, reply.contentType())
-                            .header("X-Request-Id", responseRequestId)
-                            .header(GatewayOverhead.HEADER, GatewayOverhead.millis(reply.overheadNanos()))
-                            .build());
-        }
+        String responseRequestId = ChatHeaders.responseRequestId(requestId);
         Uni<ChatCall> accepted = completions.accept(request, project, attribution.principal(), requestId, weaveCallId);
         if (request.stream()) {
             return accepted.map(call -> ResponseBuilder.ok((Object) StreamedBody.of(stream.events(call)), "text/event-stream")
                     .header("Cache-Control", "no-cache")
-                    .header("X-Request-Id", responseRequestId)
+                    .header(ChatHeaders.REQUEST_ID, responseRequestId)
                     .build());
         }
         return accepted.flatMap(completions::complete)
                 .map(completion -> ResponseBuilder.ok((Object) serialise(completion), MediaType.APPLICATION_JSON)
-                        .header("X-Request-Id", responseRequestId)
+                        .header(ChatHeaders.REQUEST_ID, responseRequestId)
                         .build());
-    }
-
-    /** The id of the call that tracks the request, when a caller names one; the usage record carries it. */
-    private static String weaveCallId(String header) {
-        if (header == null || header.isBlank()) {
-            return null;
-        }
-        if (!WEAVE_CALL_ID.matcher(header).matches()) {
-            throw ApiException.invalidField("value_error", List.of("header", UsageRecord.WEAVE_CALL_HEADER),
-                    "A call id has 1 to 128 letters, digits, '.', '_' or '-'", header);
-        }
-        return header;
     }
 
     private String serialise(ChatCompletion completion) {

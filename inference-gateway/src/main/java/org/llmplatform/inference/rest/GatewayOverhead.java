@@ -1,24 +1,22 @@
 package org.llmplatform.inference.rest;
 
 import io.vertx.ext.web.RoutingContext;
-import jakarta.ws.rs.Priorities;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * Stamps when a request reached the gateway, before authentication, so the overhead it reports
- * (LiteLLM's "overhead duration": time spent in the gateway itself, the upstream's time excluded)
- * covers everything we do to a request.
+ * When a request reached the gateway, stamped by {@link UpstreamChatRoute} before it authenticates or reads the body,
+ * so the overhead it reports (LiteLLM's "overhead duration": time spent in the gateway itself, the upstream's time
+ * excluded) covers everything we do to a request.
  */
-public class GatewayOverhead {
+public final class GatewayOverhead {
 
     /** Response header of upstream-served completions: our own time in milliseconds before the answer left. */
     public static final String HEADER = "X-Gateway-Overhead-Duration-Ms";
 
     private static final String ARRIVED = "gateway.arrived-nanos";
 
-    @ServerRequestFilter(priority = Priorities.AUTHENTICATION - 100)
-    public void stamp(RoutingContext context) {
+    static void stamp(RoutingContext context) {
         context.put(ARRIVED, System.nanoTime());
+        context.next();
     }
 
     static long arrivedNanos(RoutingContext context) {
@@ -31,5 +29,8 @@ public class GatewayOverhead {
         long micros = Math.max(0, (nanos + 500) / 1000);
         long fraction = micros % 1000;
         return (micros / 1000) + (fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".") + fraction;
+    }
+
+    private GatewayOverhead() {
     }
 }

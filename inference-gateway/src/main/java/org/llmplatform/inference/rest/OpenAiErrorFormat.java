@@ -4,6 +4,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.llmplatform.inference.service.OpenAiException;
 import org.llmplatform.model.errors.OpenAiError;
 import org.llmplatform.model.errors.ValidationIssue;
 import org.llmplatform.support.error.ErrorFormat;
@@ -24,6 +25,11 @@ public class OpenAiErrorFormat implements ErrorFormat {
     /** {@code {"detail": [issues], "error": {...}}}. */
     @RegisterForReflection
     public record ValidationBody(List<ValidationIssue> detail, OpenAiError error) {
+    }
+
+    /** The body of an {@link OpenAiException}: its own type, code and param (its headers go beside it). */
+    public static ErrorBody errorBody(OpenAiException error) {
+        return new ErrorBody(new OpenAiError(error.getMessage(), error.type(), error.param(), error.code()));
     }
 
     @Override

@@ -4,7 +4,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.llmplatform.inference.service.OpenAiException;
-import org.llmplatform.model.errors.OpenAiError;
 
 /** Renders {@link OpenAiException}s with their own type, code, param and headers. */
 public class OpenAiExceptionMapper {
@@ -12,8 +11,7 @@ public class OpenAiExceptionMapper {
     @ServerExceptionMapper
     public Response openAiError(OpenAiException error) {
         Response.ResponseBuilder response = Response.status(error.status()).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new OpenAiErrorFormat.ErrorBody(
-                        new OpenAiError(error.getMessage(), error.type(), error.param(), error.code())));
+                .entity(OpenAiErrorFormat.errorBody(error));
         error.headers().forEach(response::header);
         return response.build();
     }

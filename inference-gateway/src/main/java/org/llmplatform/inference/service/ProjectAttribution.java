@@ -24,15 +24,16 @@ public class ProjectAttribution {
     }
 
     public ProjectId project(String compatProject, String openAiProject) {
-        String named = compatProject != null && !compatProject.isBlank() ? compatProject : openAiProject;
-        if (named != null && !named.isBlank()) {
-            return caller.requireProject(named.trim());
-        }
-        return ProjectId.parse(caller.get().userName() + "/" + config.defaultProjectName());
+        return project(caller.get(), compatProject, openAiProject);
     }
 
-    public String userName() {
-        return caller.get().userName();
+    /** The same for a caller authenticated outside a request scope (a plain Vert.x route). */
+    public ProjectId project(Principal caller, String compatProject, String openAiProject) {
+        String named = compatProject != null && !compatProject.isBlank() ? compatProject : openAiProject;
+        if (named != null && !named.isBlank()) {
+            return CurrentPrincipal.requireProject(caller, named.trim());
+        }
+        return ProjectId.parse(caller.userName() + "/" + config.defaultProjectName());
     }
 
     public Principal principal() {

@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.config.AuthConfig;
+import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.identity.IdentityStore;
 
 /**
@@ -22,6 +23,8 @@ import org.llmplatform.support.identity.IdentityStore;
 public class ApiKeyAuthenticator {
 
     public static final String CACHE = "platform-api-keys";
+    /** Where OTLP exporters send the key. */
+    public static final String KEY_HEADER = "wandb-api-key";
 
     private final IdentityStore store;
     private final Optional<byte[]> bootstrapAdminKey;
@@ -32,6 +35,23 @@ public class ApiKeyAuthenticator {
         this.bootstrapAdminKey = config.bootstrapAdminKey().filter(key -> !key.isBlank())
                 .map(key -> key.getBytes(StandardCharsets.UTF_8));
         this.principals = principals;
+    }
+
+    /**
+     * The key a request carries: {@code Authorization: Bearer <key>}, {@code Authorization: Basic
+     * base64(any:<key>)}, or the {@value #KEY_HEADER} header.
+     */
+    public static Optional<String> requestKey(String authorizationHeader, String keyHeader) {
+        return ApiKeys.fromAuthorizationHeader(authorizationHeader)
+                .or(() -> Optional.ofNullable(keyHeader).filter(value -> !value.isBlank()));
+    }
+
+    /** The caller holding {@code key}, or a 401 {@link ApiException} saying that the key is missing or invalid. */
+    public Uni<Principal> require(Optional<String> key) {
+        if (key.isEmpty()) {
+            return Uni.createFrom().failure(ApiException.unauthorized("Missing API key: send 'Authorization: Bearer <key>'"));
+        }
+        return authenticate(key.get()).map(principal -> principal.orElseThrow(() -> ApiException.unauthorized("Invalid API key")));
     }
 
     public Uni<Optional<Principal>> authenticate(String key) {

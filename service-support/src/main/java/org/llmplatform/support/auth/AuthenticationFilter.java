@@ -7,7 +7,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
-import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.error.ErrorResponses;
 
@@ -17,8 +16,6 @@ import org.llmplatform.support.error.ErrorResponses;
  * that OTLP exporters send. Neither the key nor the header is ever logged.
  */
 public class AuthenticationFilter {
-
-    static final String KEY_HEADER = "wandb-api-key";
 
     private final ApiKeyAuthenticator authenticator;
     private final CurrentPrincipal currentPrincipal;
@@ -35,22 +32,14 @@ public class AuthenticationFilter {
         if (isPublic(resource)) {
             return Uni.createFrom().nullItem();
         }
-        Optional<String> key = ApiKeys.fromAuthorizationHeader(request.getHeaderString(HttpHeaders.AUTHORIZATION))
-                .or(() -> Optional.ofNullable(request.getHeaderString(KEY_HEADER)).filter(value -> !value.isBlank()));
-        if (key.isEmpty()) {
-            return Uni.createFrom().item(unauthorized("Missing API key: send 'Authorization: Bearer <key>'"));
-        }
-        return authenticator.authenticate(key.get()).map(principal -> {
-            if (principal.isEmpty()) {
-                return unauthorized("Invalid API key");
-            }
-            currentPrincipal.set(principal.get(), key.get());
-            return null;
-        });
-    }
-
-    private Response unauthorized(String message) {
-        return errors.toResponse(ApiException.unauthorized(message));
+        Optional<String> key = ApiKeyAuthenticator.requestKey(request.getHeaderString(HttpHeaders.AUTHORIZATION),
+                request.getHeaderString(ApiKeyAuthenticator.KEY_HEADER));
+        return authenticator.require(key)
+                .map(principal -> {
+                    currentPrincipal.set(principal, key.get());
+                    return (Response) null;
+                })
+                .onFailure(ApiException.class).recoverWithItem(refused -> errors.toResponse((ApiException) refused));
     }
 
     private static boolean isPublic(ResourceInfo resource) {

@@ -31,13 +31,22 @@ public class CurrentPrincipal {
 
     /** Checks that the caller may use {@code entity/project}, and returns it parsed. */
     public ProjectId requireProject(String projectId) {
+        return requireProject(get(), projectId);
+    }
+
+    /** The same check for a caller authenticated outside a request scope (a plain Vert.x route). */
+    public static ProjectId requireProject(Principal caller, String projectId) {
         ProjectId parsed = ProjectId.parse(projectId);
-        requireEntity(parsed.entity());
+        requireEntity(caller, parsed.entity());
         return parsed;
     }
 
     public void requireEntity(String entity) {
-        if (!get().mayAccessEntity(entity)) {
+        requireEntity(get(), entity);
+    }
+
+    private static void requireEntity(Principal caller, String entity) {
+        if (!caller.mayAccessEntity(entity)) {
             throw ApiException.forbidden("You do not have access to entity '" + entity + "'");
         }
     }

@@ -15,10 +15,14 @@ public class ErrorResponses {
     }
 
     public Response toResponse(ApiException error) {
-        Object body = error.issues().isEmpty()
+        return Response.status(error.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(body(error)).build();
+    }
+
+    /** The JSON body of the error's response, for what answers outside a resource. */
+    public Object body(ApiException error) {
+        return error.issues().isEmpty()
                 ? format.errorBody(error.status(), error.getMessage())
                 : format.validationBody(error.issues());
-        return Response.status(error.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
     }
 
     public ErrorFormat format() {
