@@ -3,7 +3,7 @@ package org.llmplatform.inference.rest;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * When a request reached the gateway, stamped by {@link UpstreamChatRoute} before it authenticates or reads the body,
+ * When a request reached the gateway, stamped by {@link UpstreamChatRoute} before it reads the body or authenticates,
  * so the overhead it reports (LiteLLM's "overhead duration": time spent in the gateway itself, the upstream's time
  * excluded) covers everything we do to a request.
  */
@@ -16,7 +16,6 @@ public final class GatewayOverhead {
 
     static void stamp(RoutingContext context) {
         context.put(ARRIVED, System.nanoTime());
-        context.next();
     }
 
     static long arrivedNanos(RoutingContext context) {

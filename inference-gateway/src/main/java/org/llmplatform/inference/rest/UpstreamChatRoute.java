@@ -12,9 +12,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -43,10 +43,11 @@ import org.llmplatform.support.error.ErrorResponses;
  * spend 9.5 ms of CPU per thousand relayed requests, 5.4 ms on this route, and took most of a minute of load to be
  * JIT-compiled, where the route is compiled in about 20 s.
  *
- * <p>It hands a request on to the resource unchanged when the request is not for an upstream's model, and also when
- * it cannot be served at all: no usable key, a Content-Type other than JSON, a body that is not a valid chat
- * request. The resource then answers those exactly as it answers them for every model. Once a request is known to
- * be for an upstream's model and from a known key, it is answered here, its errors in the same JSON shapes.
+ * <p>It relays a request whose model is an upstream's, sent over HTTP/1.x with a known key and a JSON body of a
+ * declared length; its refusals (a project the key may not use, a malformed call-id header, a limit) use the
+ * resource's error shapes. Everything else goes on to the resource, which answers it as before: the engine's models,
+ * a missing or unknown key, a body that is not a valid chat request, and the rare relays this route leaves alone
+ * (HTTP/2, a chunked body).
  */
 @ApplicationScoped
 public class UpstreamChatRoute {
@@ -74,29 +75,49 @@ public class UpstreamChatRoute {
     }
 
     void register(@Observes Router router) {
-        router.post(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT - 1).handler(GatewayOverhead::stamp);
-        router.post(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
-                // the body stays on the context, where the resource reads it when a request is handed on
-                .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes))
-                .handler(this::route);
+        router.post(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::route);
     }
 
+    /**
+     * Reads the body only of a request it may relay: HTTP/1.x with a key and a JSON body of a declared length within
+     * the limit. Everything else goes on unread, so the resource sees it as if this route were not there (it pauses
+     * the request it gets, which an HTTP/2 request refuses once its body has been read).
+     */
     private void route(RoutingContext context) {
+        GatewayOverhead.stamp(context);
         HttpServerRequest request = context.request();
         Optional<String> key = ApiKeyAuthenticator.requestKey(request.getHeader(HttpHeaders.AUTHORIZATION),
                 request.getHeader(ApiKeyAuthenticator.KEY_HEADER));
-        Optional<ObjectNode> body = key.isPresent() && isJsonOrUntyped(request.getHeader(HttpHeaders.CONTENT_TYPE))
-                ? objectOf(context.body().buffer()) : Optional.empty();
+        if (key.isEmpty() || request.version() == HttpVersion.HTTP_2
+                || !isJsonOrUntyped(request.getHeader(HttpHeaders.CONTENT_TYPE)) || !hasBodyWithinLimit(request)) {
+            context.next();
+            return;
+        }
+        request.body().onComplete(read -> {
+            if (read.failed()) {
+                context.fail(read.cause());
+                return;
+            }
+            // the resource reads the body from the context when the request goes on to it
+            ((RoutingContextInternal) context).setBody(read.result());
+            route(context, key.get(), read.result());
+        });
+        // the router hands requests on paused
+        request.resume();
+    }
+
+    private void route(RoutingContext context, String key, Buffer bytes) {
+        Optional<ObjectNode> body = objectOf(bytes);
         Optional<ChatRequest> chat = body.flatMap(UpstreamChatRoute::chatRequest)
                 .filter(parsed -> upstream.serves(parsed.model()));
         if (chat.isEmpty()) {
-            handOn(context);
+            context.next();
             return;
         }
         Context caller = Vertx.currentContext();
-        authenticator.authenticate(key.get()).subscribe().with(principal -> {
+        authenticator.authenticate(key).subscribe().with(principal -> {
             if (principal.isEmpty()) {
-                handOn(context);
+                context.next();
             } else if (Vertx.currentContext() == caller) {
                 relay(context, body.get(), chat.get(), principal.get());
             } else {
@@ -106,15 +127,13 @@ public class UpstreamChatRoute {
         }, context::fail);
     }
 
-    /**
-     * Lets the resource answer. It reads the body from the context, where an empty one must be a buffer too: with
-     * none there, it would wait for the request's bytes, which the body handler already read.
-     */
-    private static void handOn(RoutingContext context) {
-        if (context.body().buffer() == null) {
-            ((RoutingContextInternal) context).setBody(Buffer.buffer());
+    private boolean hasBodyWithinLimit(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        try {
+            return length != null && Long.parseLong(length) <= maxBodyBytes;
+        } catch (NumberFormatException malformed) {
+            return false;
         }
-        context.next();
     }
 
     private void relay(RoutingContext context, ObjectNode body, ChatRequest chat, Principal caller) {

@@ -63,6 +63,32 @@ class UpstreamChatRouteTest {
     }
 
     @Test
+    void http2RequestsAreServedForEveryModel() throws Exception {
+        HttpClient http2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        for (String model : List.of("upstream-small", "stories260K")) {
+            HttpResponse<String> answer = http2.send(HttpRequest.newBuilder(chatUrl)
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
+                            + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, answer.version());
+            assertEquals(200, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("\"model\":\"" + model + "\""), answer.body());
+        }
+    }
+
+    @Test
+    void aChunkedBodyIsRelayedToo() throws Exception {
+        HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> answer = http1.send(HttpRequest.newBuilder(chatUrl)
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        CHAT.getBytes(StandardCharsets.UTF_8)))).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains("\"model\":\"upstream-small\""), answer.body());
+    }
+
+    @Test
     void aMissingOrUnknownKeyIsA401() {
         given().contentType("application/json").body(CHAT).post("/v1/chat/completions").then().statusCode(401)
                 .body("error.type", equalTo("authentication_error"))
