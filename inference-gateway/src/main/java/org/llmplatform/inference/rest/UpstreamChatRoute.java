@@ -19,7 +19,6 @@ import io.vertx.ext.web.impl.RoutingContextInternal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
-import java.util.Locale;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.llmplatform.inference.service.OpenAiException;
@@ -53,6 +52,7 @@ import org.llmplatform.support.error.ErrorResponses;
 public class UpstreamChatRoute {
 
     private static final String PATH = "/v1/chat/completions";
+    private static final String JSON = "application/json";
 
     private final UpstreamCompletionService upstream;
     private final ApiKeyAuthenticator authenticator;
@@ -173,11 +173,13 @@ public class UpstreamChatRoute {
             return;
         }
         HttpServerResponse response = context.response().setStatusCode(refusal.status())
-                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        Object body = errors.body(refusal);
+                .putHeader(HttpHeaders.CONTENT_TYPE, JSON);
+        Object body;
         if (refusal instanceof OpenAiException openAi) {
             openAi.headers().forEach((name, value) -> response.putHeader(name, value));
             body = OpenAiErrorFormat.errorBody(openAi);
+        } else {
+            body = errors.body(refusal);
         }
         try {
             response.end(json.writeValueAsString(body));
@@ -188,7 +190,7 @@ public class UpstreamChatRoute {
 
     /** What the resource's {@code @Consumes(application/json)} accepts: JSON, or no Content-Type at all. */
     private static boolean isJsonOrUntyped(String contentType) {
-        return contentType == null || contentType.toLowerCase(Locale.ROOT).startsWith("application/json");
+        return contentType == null || contentType.regionMatches(true, 0, JSON, 0, JSON.length());
     }
 
     private Optional<ObjectNode> objectOf(Buffer body) {
