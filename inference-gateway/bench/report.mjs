@@ -23,6 +23,10 @@ for (const scenario of scenarios) {
   const ours = get(scenario, 'ours');
   console.log(`${''.padEnd(20)} ours/direct ${round(ours.rps / get(scenario, 'direct').rps)}x, ours/portkey `
     + `${round(ours.rps / get(scenario, 'portkey').rps)}x`);
+  if (ours.gatewayCpuUs != null) {
+    console.log(`${''.padEnd(20)} CPU per answered request of ours: gateway ${ours.gatewayCpuUs} µs, `
+      + `PostgreSQL, Kafka and the platform's services ${ours.platformCpuUs} µs`);
+  }
 }
 
 const verdicts = [];
@@ -31,16 +35,17 @@ const target = (text, measured, met) => verdicts.push({ text, measured, met: met
 const c20 = (t) => get('non-streamed c=20', t);
 const c1 = (t) => get('non-streamed c=1', t);
 const s20 = (t) => get('streamed c=20', t);
-target('c=20 non-streamed: ours >= 10x Portkey throughput', `${round(c20('ours').rps / c20('portkey').rps)}x`,
+// three decimals where a verdict is near its threshold: 9.995x must not print as the 10x it misses
+target('c=20 non-streamed: ours >= 10x Portkey throughput', `${round(c20('ours').rps / c20('portkey').rps, 3)}x`,
   c20('ours').rps >= 10 * c20('portkey').rps);
-target('c=20 non-streamed: ours >= 0.35x direct throughput', `${round(c20('ours').rps / c20('direct').rps)}x`,
+target('c=20 non-streamed: ours >= 0.35x direct throughput', `${round(c20('ours').rps / c20('direct').rps, 3)}x`,
   c20('ours').rps >= 0.35 * c20('direct').rps);
 target('c=20 non-streamed: p99 added over direct <= 5 ms', `${round(c20('ours').p99 - c20('direct').p99)} ms`,
   c20('ours').p99 - c20('direct').p99 <= 5);
 target('c=1: p50 added over direct <= 1 ms', `${round(c1('ours').p50 - c1('direct').p50, 3)} ms`,
   c1('ours').p50 != null && c1('ours').p50 - c1('direct').p50 <= 1);
 const portkeyStreamed = s20('portkey').rps > 0 && !s20('portkey').non2xx && !s20('portkey').errors;
-target('streamed c=20: ours >= 10x Portkey throughput', portkeyStreamed ? `${round(s20('ours').rps / s20('portkey').rps)}x`
+target('streamed c=20: ours >= 10x Portkey throughput', portkeyStreamed ? `${round(s20('ours').rps / s20('portkey').rps, 3)}x`
   : `Portkey answered no stream (${s20('portkey').non2xx} non-2xx, ${s20('portkey').errors} errors)`,
   portkeyStreamed ? s20('ours').rps >= 10 * s20('portkey').rps : null);
 target('streamed c=20: first chunk p50 added over direct <= 1 ms', `${round(s20('ours').firstP50 - s20('direct').firstP50, 3)} ms`,

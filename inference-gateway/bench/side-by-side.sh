@@ -39,6 +39,7 @@ source "$BENCH/packaged-gateway.sh"
 start_packaged_gateway -Dgateway.upstreams.fast.url=http://127.0.0.1:$UPSTREAM_PORT/v1 -Dgateway.upstreams.fast.model=m \
   -Dgateway.limits.concurrent-requests-per-project=256 -Dgateway.limits.requests-per-minute=1000000000 \
   -Dgateway.limits.tokens-per-minute=1000000000000
+GATEWAY_PID=${pids[-1]}
 for _ in $(seq 60); do curl -s -o /dev/null -m 2 "localhost:$PORTKEY_PORT/" && break; sleep 1; done
 
 BODY='{"model":"fast","messages":[{"role":"user","content":"hi"}],"max_tokens":8}'
@@ -52,23 +53,45 @@ PORTKEY_HEADERS=("x-portkey-provider: openai" "x-portkey-custom-host: http://127
 project_of() { echo "dev/bench-$RUN_ID-$(echo "$1" | tr -c 'a-z0-9\n' '-')"; }
 ours_headers() { echo "authorization: Bearer $KEY"; echo "Compat-Project: $(project_of "$1")"; }
 
+# CPU time (clock ticks) so far of our gateway, and of the rest of the platform that each of its requests keeps busy
+# (PostgreSQL, Kafka, the platform's services: the tracing-service records every request as a call), for "ours"
+# runs only: printed per answered request beside the throughput, to tell where a change moved the cost.
+cpu_ticks() { local total=0 pid stat; for pid in "$@"; do
+  stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue; read -r -a fields <<<"${stat##*) }"
+  total=$((total + fields[11] + fields[12])); done; echo "$total"; }
+cpu_snapshot() {
+  [ "$1" = ours ] || return 0
+  echo "$(cpu_ticks "$GATEWAY_PID") $(cpu_ticks $(pgrep -f 'quarkus-run.jar|kafka.Kafka|postgres' | grep -vx "$GATEWAY_PID"))"
+}
+# adds the CPU per answered request of an "ours" run to its JSON line: with_cpu BEFORE AFTER < line
+with_cpu() {
+  node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
+    const [before, after, tick] = process.argv.slice(1); const perRequest = (i) => r.ok > 0
+      ? Math.round((Number(after.split(" ")[i]) - Number(before.split(" ")[i])) * 1e6 / Number(tick) / r.ok) : null;
+    if (before && after) Object.assign(r, { gatewayCpuUs: perRequest(0), platformCpuUs: perRequest(1) });
+    console.log(JSON.stringify(r)) })' "$1" "$2" "$(getconf CLK_TCK)"
+}
 # autocannon SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: a closed-loop throughput run
 autocannon_run() {
   local scenario=$1 target=$2 connections=$3 url=$4 body=$5; shift 5
   local args=(); for header in "$@"; do args+=(-H "$header"); done
-  "$BENCH/node_modules/.bin/autocannon" -j -c "$connections" -d "$SECONDS_PER_RUN" -m POST -H 'content-type: application/json' \
-    "${args[@]}" -b "$body" "$url" 2>/dev/null | node -e '
+  local before out; before=$(cpu_snapshot "$target")
+  out=$("$BENCH/node_modules/.bin/autocannon" -j -c "$connections" -d "$SECONDS_PER_RUN" -m POST -H 'content-type: application/json' \
+    "${args[@]}" -b "$body" "$url" 2>/dev/null)
+  echo "$out" | node -e '
       let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
       console.log(JSON.stringify({ scenario: process.argv[1], target: process.argv[2], rps: Math.round(r.requests.average),
         ok: r["2xx"], p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts })) })' \
-      "$scenario" "$target" | tee -a "$RESULTS"
+      "$scenario" "$target" | with_cpu "$before" "$(cpu_snapshot "$target")" | tee -a "$RESULTS"
 }
 # probe SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: the same with sub-millisecond and first-chunk timing
 probe_run() {
   local scenario=$1 target=$2 connections=$3 url=$4 body=$5; shift 5
-  EXPECTED_CHUNKS=$([[ $body == *'"stream":true'* ]] && echo 16) node "$BENCH/probe.mjs" "$url" "$connections" "$SECONDS_PER_RUN" "$body" "$@" |
-    node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
-      { scenario: process.argv[1], target: process.argv[2], ...JSON.parse(s) })))' "$scenario" "$target" | tee -a "$RESULTS"
+  local before out; before=$(cpu_snapshot "$target")
+  out=$(EXPECTED_CHUNKS=$([[ $body == *'"stream":true'* ]] && echo 16) node "$BENCH/probe.mjs" "$url" "$connections" "$SECONDS_PER_RUN" "$body" "$@")
+  echo "$out" | node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
+      { scenario: process.argv[1], target: process.argv[2], ...JSON.parse(s) })))' "$scenario" "$target" |
+    with_cpu "$before" "$(cpu_snapshot "$target")" | tee -a "$RESULTS"
 }
 # one scenario: direct, Portkey and ours back to back
 scenario() {
