@@ -54,52 +54,48 @@ project_of() { echo "dev/bench-$RUN_ID-$(echo "$1" | tr -c 'a-z0-9\n' '-')"; }
 ours_headers() { echo "authorization: Bearer $KEY"; echo "Compat-Project: $(project_of "$1")"; }
 
 # CPU time (clock ticks) so far of our gateway, and of the rest of the platform that each of its requests keeps busy
-# (PostgreSQL, Kafka, the platform's services: the tracing-service records every request as a call), for "ours"
-# runs only: printed per answered request beside the throughput, to tell where a change moved the cost.
+# (PostgreSQL, Kafka, the platform's services: the tracing-service records every request as a call).
 cpu_ticks() { local total=0 pid stat; for pid in "$@"; do
   stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue; read -r -a fields <<<"${stat##*) }"
   total=$((total + fields[11] + fields[12])); done; echo "$total"; }
 cpu_snapshot() {
-  [ "$1" = ours ] || return 0
   echo "$(cpu_ticks "$GATEWAY_PID") $(cpu_ticks $(pgrep -f 'quarkus-run.jar|kafka.Kafka|postgres' | grep -vx "$GATEWAY_PID"))"
 }
-# adds the CPU per answered request of an "ours" run to its JSON line: with_cpu BEFORE AFTER < line
-with_cpu() {
-  node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
+# measured RUNNER ARGS...: runs a run of ours, which prints one JSON line, and records that line with the CPU per
+# answered request of the gateway and of the rest of the platform, to tell where a change moved the cost
+measured() {
+  local before line; before=$(cpu_snapshot); line=$("$@")
+  echo "$line" | node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
     const [before, after, tick] = process.argv.slice(1); const perRequest = (i) => r.ok > 0
       ? Math.round((Number(after.split(" ")[i]) - Number(before.split(" ")[i])) * 1e6 / Number(tick) / r.ok) : null;
-    if (before && after) Object.assign(r, { gatewayCpuUs: perRequest(0), platformCpuUs: perRequest(1) });
-    console.log(JSON.stringify(r)) })' "$1" "$2" "$(getconf CLK_TCK)"
+    console.log(JSON.stringify({ ...r, gatewayCpuUs: perRequest(0), platformCpuUs: perRequest(1) })) })' \
+    "$before" "$(cpu_snapshot)" "$(getconf CLK_TCK)" >>"$RESULTS"
 }
-# autocannon SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: a closed-loop throughput run
+# autocannon SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: a closed-loop throughput run, one JSON line
 autocannon_run() {
   local scenario=$1 target=$2 connections=$3 url=$4 body=$5; shift 5
   local args=(); for header in "$@"; do args+=(-H "$header"); done
-  local before out; before=$(cpu_snapshot "$target")
-  out=$("$BENCH/node_modules/.bin/autocannon" -j -c "$connections" -d "$SECONDS_PER_RUN" -m POST -H 'content-type: application/json' \
-    "${args[@]}" -b "$body" "$url" 2>/dev/null)
-  echo "$out" | node -e '
+  "$BENCH/node_modules/.bin/autocannon" -j -c "$connections" -d "$SECONDS_PER_RUN" -m POST -H 'content-type: application/json' \
+    "${args[@]}" -b "$body" "$url" 2>/dev/null | node -e '
       let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
       console.log(JSON.stringify({ scenario: process.argv[1], target: process.argv[2], rps: Math.round(r.requests.average),
         ok: r["2xx"], p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts })) })' \
-      "$scenario" "$target" | with_cpu "$before" "$(cpu_snapshot "$target")" | tee -a "$RESULTS"
+      "$scenario" "$target"
 }
 # probe SCENARIO TARGET CONNECTIONS URL BODY HEADERS...: the same with sub-millisecond and first-chunk timing
 probe_run() {
   local scenario=$1 target=$2 connections=$3 url=$4 body=$5; shift 5
-  local before out; before=$(cpu_snapshot "$target")
-  out=$(EXPECTED_CHUNKS=$([[ $body == *'"stream":true'* ]] && echo 16) node "$BENCH/probe.mjs" "$url" "$connections" "$SECONDS_PER_RUN" "$body" "$@")
-  echo "$out" | node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
-      { scenario: process.argv[1], target: process.argv[2], ...JSON.parse(s) })))' "$scenario" "$target" |
-    with_cpu "$before" "$(cpu_snapshot "$target")" | tee -a "$RESULTS"
+  EXPECTED_CHUNKS=$([[ $body == *'"stream":true'* ]] && echo 16) node "$BENCH/probe.mjs" "$url" "$connections" "$SECONDS_PER_RUN" "$body" "$@" |
+    node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => console.log(JSON.stringify(
+      { scenario: process.argv[1], target: process.argv[2], ...JSON.parse(s) })))' "$scenario" "$target"
 }
 # one scenario: direct, Portkey and ours back to back
 scenario() {
   local runner=$1 name=$2 connections=$3 body=$4
   mapfile -t ours < <(ours_headers "$name")
-  $runner "$name" direct "$connections" "$DIRECT" "$body" >/dev/null
-  $runner "$name" portkey "$connections" "$PORTKEY" "$body" "${PORTKEY_HEADERS[@]}" >/dev/null
-  $runner "$name" ours "$connections" "$OURS" "$body" "${ours[@]}" >/dev/null
+  $runner "$name" direct "$connections" "$DIRECT" "$body" >>"$RESULTS"
+  $runner "$name" portkey "$connections" "$PORTKEY" "$body" "${PORTKEY_HEADERS[@]}" >>"$RESULTS"
+  measured $runner "$name" ours "$connections" "$OURS" "$body" "${ours[@]}"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); logs in $LOGS"

@@ -100,16 +100,16 @@ public class UpstreamChatRoute {
             }
             // the resource reads the body from the context when the request goes on to it
             ((RoutingContextInternal) context).setBody(read.result());
-            route(context, key.get(), read.result());
+            relayIfUpstream(context, key.get(), read.result());
         });
         // the router hands requests on paused
         request.resume();
     }
 
-    private void route(RoutingContext context, String key, Buffer bytes) {
-        Optional<ObjectNode> body = objectOf(bytes);
-        Optional<ChatRequest> chat = body.flatMap(UpstreamChatRoute::chatRequest)
-                .filter(parsed -> upstream.serves(parsed.model()));
+    private void relayIfUpstream(RoutingContext context, String key, Buffer bytes) {
+        // a request for another model goes on unvalidated: the resource validates what it gets
+        Optional<ObjectNode> body = objectOf(bytes).filter(this::namesUpstreamModel);
+        Optional<ChatRequest> chat = body.flatMap(UpstreamChatRoute::chatRequest);
         if (chat.isEmpty()) {
             context.next();
             return;
@@ -125,6 +125,12 @@ public class UpstreamChatRoute {
                 caller.runOnContext(ignored -> relay(context, body.get(), chat.get(), principal.get()));
             }
         }, context::fail);
+    }
+
+    /** Whether the body's {@code model} is an upstream's: text, which the parser takes as it is (anything else it refuses). */
+    private boolean namesUpstreamModel(ObjectNode body) {
+        JsonNode model = body.get("model");
+        return model != null && model.isTextual() && upstream.serves(model.textValue());
     }
 
     private boolean hasBodyWithinLimit(HttpServerRequest request) {

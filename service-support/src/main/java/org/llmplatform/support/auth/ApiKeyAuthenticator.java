@@ -10,7 +10,6 @@ import java.util.Optional;
 import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.config.AuthConfig;
-import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.identity.IdentityStore;
 
 /**
@@ -44,14 +43,6 @@ public class ApiKeyAuthenticator {
     public static Optional<String> requestKey(String authorizationHeader, String keyHeader) {
         return ApiKeys.fromAuthorizationHeader(authorizationHeader)
                 .or(() -> Optional.ofNullable(keyHeader).filter(value -> !value.isBlank()));
-    }
-
-    /** The caller holding {@code key}, or a 401 {@link ApiException} saying that the key is missing or invalid. */
-    public Uni<Principal> require(Optional<String> key) {
-        if (key.isEmpty()) {
-            return Uni.createFrom().failure(ApiException.unauthorized("Missing API key: send 'Authorization: Bearer <key>'"));
-        }
-        return authenticate(key.get()).map(principal -> principal.orElseThrow(() -> ApiException.unauthorized("Invalid API key")));
     }
 
     public Uni<Optional<Principal>> authenticate(String key) {

@@ -34,12 +34,20 @@ public class AuthenticationFilter {
         }
         Optional<String> key = ApiKeyAuthenticator.requestKey(request.getHeaderString(HttpHeaders.AUTHORIZATION),
                 request.getHeaderString(ApiKeyAuthenticator.KEY_HEADER));
-        return authenticator.require(key)
-                .map(principal -> {
-                    currentPrincipal.set(principal, key.get());
-                    return (Response) null;
-                })
-                .onFailure(ApiException.class).recoverWithItem(refused -> errors.toResponse((ApiException) refused));
+        if (key.isEmpty()) {
+            return Uni.createFrom().item(unauthorized("Missing API key: send 'Authorization: Bearer <key>'"));
+        }
+        return authenticator.authenticate(key.get()).map(principal -> {
+            if (principal.isEmpty()) {
+                return unauthorized("Invalid API key");
+            }
+            currentPrincipal.set(principal.get(), key.get());
+            return null;
+        });
+    }
+
+    private Response unauthorized(String message) {
+        return errors.toResponse(ApiException.unauthorized(message));
     }
 
     private static boolean isPublic(ResourceInfo resource) {

@@ -1,6 +1,5 @@
 package org.llmplatform.support.error;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.util.List;
 import org.llmplatform.model.errors.ValidationIssue;
 
@@ -58,11 +57,6 @@ public class ApiException extends RuntimeException {
 
     public static ApiException invalidField(String type, List<Object> loc, String msg, Object input) {
         return invalid(List.of(new ValidationIssue(type, loc, msg, input)));
-    }
-
-    /** A 422 naming where Jackson could not read the body. */
-    public static ApiException unreadableJson(JsonProcessingException problem) {
-        return invalid(List.of(JsonProblems.describe(problem)));
     }
 
     /** The usual "this body field is required" 422. */

@@ -9,6 +9,7 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -33,7 +34,7 @@ public class ErrorMappers {
 
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException problem) {
-        return errors.toResponse(ApiException.unreadableJson(problem));
+        return errors.toResponse(ApiException.invalid(List.of(JsonProblems.describe(problem))));
     }
 
     /** Named apart because Quarkus ships its own (400, no field) mapper for exactly this type. */
