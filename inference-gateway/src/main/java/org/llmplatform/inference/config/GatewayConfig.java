@@ -27,6 +27,8 @@ public interface GatewayConfig {
 
     Training training();
 
+    Usage usage();
+
     /** Public model names served under another backend id: {@code gateway.aliases.<public>=<backend id>}. */
     Map<String, String> aliases();
 
@@ -99,6 +101,16 @@ public interface GatewayConfig {
         /** How long a lookup may take before the request fails with 503. */
         @WithDefault("5s")
         Duration timeout();
+    }
+
+    interface Usage {
+        /**
+         * How long a counted request id is remembered, so that a redelivered usage record is not counted again:
+         * at least the retention of {@code inference.usage} (3 days in deploy/, 7 on ./platform's broker), which
+         * bounds how late a record can come again. Older ids are forgotten every hour.
+         */
+        @WithDefault("7d")
+        Duration countedRequestsKept();
     }
 
     interface ProjectRules {

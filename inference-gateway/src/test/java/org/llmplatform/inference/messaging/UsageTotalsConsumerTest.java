@@ -12,6 +12,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,6 +37,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.llmplatform.inference.service.CountedRequestsPruner;
 import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.testing.PlatformTestResources;
@@ -50,6 +53,12 @@ class UsageTotalsConsumerTest {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    CountedRequestsPruner pruner;
 
     @BeforeAll
     static void connect() {
@@ -140,6 +149,34 @@ class UsageTotalsConsumerTest {
                         .body("data[" + index + "].last_request_at", equalTo((int) last));
             }
         }
+    }
+
+    /** A counted id is remembered for gateway.usage.counted-requests-kept (7 days), then forgotten; the totals stay. */
+    @Test
+    void countedRequestIdsAreForgottenOnceTheirRecordsCannotComeBack() {
+        String user = TestIdentities.unique("forget");
+        String key = TestIdentities.userWithKey(user);
+        String project = user + "/chat";
+        UsageRecord weekOld = usage(project, "tiny-llama", 10, 5, "success", Instant.now());
+        UsageRecord recent = usage(project, "tiny-llama", 3, 2, "success", Instant.now());
+        publish(project, weekOld);
+        publish(project, recent);
+        Awaitility.await().atMost(PATIENCE).untilAsserted(() -> totals(key, project).body("data[0].requests", equalTo(2)));
+        pool.preparedQuery("UPDATE inference.usage_requests SET counted_at = now() - interval '7 days 1 minute'"
+                + " WHERE request_id = $1").execute(Tuple.of(weekOld.requestId())).await().indefinitely();
+
+        assertTrue(pruner.prune().await().indefinitely() >= 1);
+
+        List<String> remembered = new ArrayList<>();
+        pool.preparedQuery("SELECT request_id FROM inference.usage_requests WHERE request_id = ANY($1)")
+                .execute(Tuple.of(new String[] {weekOld.requestId(), recent.requestId()})).await().indefinitely()
+                .forEach(row -> remembered.add(row.getString(0)));
+        assertEquals(List.of(recent.requestId()), remembered);
+        // the recent id still counts a redelivery once; the marker tells when the consumer got past it
+        publish(project, recent);
+        publish(project, usage(project, "tiny-llama", 100, 100, "success", Instant.now()));
+        Awaitility.await().atMost(PATIENCE).untilAsserted(() -> totals(key, project).body("data[0].requests", equalTo(3)));
+        totals(key, project).body("data[0].total_tokens", equalTo(15 + 5 + 200));
     }
 
     @Test

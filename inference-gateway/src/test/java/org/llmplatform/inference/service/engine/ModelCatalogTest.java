@@ -49,6 +49,11 @@ class ModelCatalogTest {
         }
 
         @Override
+        public Usage usage() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public String defaultProjectName() {
             return "inference";
         }
