@@ -44,6 +44,14 @@ async function step(name, action) {
 
 const entity = 'dev'; // the user `./platform` made the key for
 
+async function eventually(what, probe, seconds = 60) {
+  const deadline = Date.now() + seconds * 1000;
+  while (!(await probe())) {
+    check(Date.now() < deadline, `${what}: not there after ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 await step('tracing-service: a call is traced and read back', async () => {
   const id = randomUUID();
   const projectId = `${entity}/${project}`;
@@ -64,6 +72,31 @@ await step('inference-gateway: a chat completion from stories260K', async () => 
   });
   check(completion.choices?.[0]?.message?.content?.length > 0 && completion.usage?.completion_tokens > 0,
     `completion: ${JSON.stringify(completion)}`);
+});
+
+// Not an `inference…` step: .ci/smoke runs those alone while the tracing-service is down.
+await step('usage: a completion is counted by the gateway and recorded as a call by the tracing-service', async () => {
+  const counted = async () => (await call('inference', 'GET', `/v1/usage?project=${entity}/inference`)).data
+    ?.find((total) => total.model === 'stories260K')?.requests ?? 0;
+  const before = await counted();
+  const completion = await call('inference', 'POST', '/v1/chat/completions', {
+    model: 'stories260K', messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 4,
+  });
+  // both travel through Kafka (inference.usage), so they show within seconds, not at once
+  await eventually('the completion in GET /v1/usage', async () => await counted() === before + 1);
+  await eventually(`the tracing-service's call of ${completion.id}`, async () => {
+    const response = await fetch(url.tracing + '/calls/stream_query', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ project_id: `${entity}/inference`,
+        query: { $expr: { $eq: [{ $getField: 'attributes.request_id' }, { $literal: completion.id }] } } }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    check(response.status === 200, `calls/stream_query answered ${response.status}: ${text}`);
+    return text.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line))
+      .some((found) => found.op_name === 'inference.chat.completions' && found.summary?.usage?.stories260K?.requests === 1);
+  });
 });
 
 await step('training-service: register a model, log trajectories, train to training_ended', async () => {
