@@ -22,7 +22,7 @@ if [ ! -f "$classpath" ]; then
   mvn -B -q -o -pl service-support -am dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/$classpath" >/dev/null \
     || { echo "could not resolve the AWS SDK's class path" >&2; exit 1; }
 fi
-s3_port=$(free_port)
+s3_port=$(free_ports 1)
 start_platform --blob-store s3 --s3-port "$s3_port"
 work=$(mktemp -d /tmp/blob-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT

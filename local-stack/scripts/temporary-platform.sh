@@ -3,14 +3,16 @@
 # After start_platform: $data, $out (the launcher's output), $launcher (its pid), $ports, and the URLs
 # and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL, CONSOLE_URL and KEY.
 
-free_port() {  # a free port whose next port is free too (Kafka's controller takes N+1)
+free_ports() {  # free_ports N: N distinct free ports, each with its next port free and not among them (Kafka's controller takes N+1)
   node -e '
     const net = require("net");
     const probe = (port) => new Promise((ok) => { const s = net.createServer().once("error", () => ok(false))
       .listen(port, "127.0.0.1", () => s.close(() => ok(true))); });
-    (async () => { for (;;) { const s = net.createServer().listen(0, "127.0.0.1");
-      await new Promise((r) => s.once("listening", r)); const p = s.address().port; await new Promise((r) => s.close(r));
-      if (p < 65000 && await probe(p + 1)) { console.log(p); return; } } })();'
+    (async () => { const taken = new Set(); const ports = [];
+      while (ports.length < Number(process.argv[1])) { const s = net.createServer().listen(0, "127.0.0.1");
+        await new Promise((r) => s.once("listening", r)); const p = s.address().port; await new Promise((r) => s.close(r));
+        if (p < 65000 && !taken.has(p) && !taken.has(p + 1) && await probe(p + 1)) { ports.push(p); taken.add(p).add(p + 1); } }
+      console.log(ports.join(" ")); })();' "$1"
 }
 
 fail() {
@@ -40,8 +42,7 @@ start_platform() {  # start_platform [./platform options…]
   data=$(mktemp -d /tmp/platform.XXXXXX)
   out=$data/launcher.out
   local pg kafka tracing inference training automation console
-  pg=$(free_port); kafka=$(free_port); tracing=$(free_port); inference=$(free_port); training=$(free_port)
-  automation=$(free_port); console=$(free_port)
+  read -r pg kafka tracing inference training automation console < <(free_ports 7)
   ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation" "$console")
   ./platform --data-dir "$data" --postgres-port "$pg" --kafka-port "$kafka" --tracing-port "$tracing" \
     --inference-port "$inference" --training-port "$training" --automation-port "$automation" \
