@@ -14,7 +14,8 @@ const url = {
 };
 const project = `smoke-${Date.now()}`;
 
-async function call(service, method, path, body, expected = 200, headers = {}) {
+// A request with the development key; its answer's text, or an error unless the status is `expected`.
+async function send(service, method, path, body, expected = 200, headers = {}) {
   const response = await fetch(url[service] + path, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
@@ -25,6 +26,11 @@ async function call(service, method, path, body, expected = 200, headers = {}) {
   if (response.status !== expected) {
     throw new Error(`${method} ${url[service]}${path} answered ${response.status} (expected ${expected}): ${text}`);
   }
+  return text;
+}
+
+async function call(service, method, path, body, expected = 200, headers = {}) {
+  const text = await send(service, method, path, body, expected, headers);
   return text ? JSON.parse(text) : null;
 }
 
@@ -88,15 +94,8 @@ await step('usage: a completion is counted by the gateway and recorded as a call
     return totals.data[0]?.model === 'stories260K';
   });
   await eventually(`the tracing-service's call of ${completion.id}`, async () => {
-    const response = await fetch(url.tracing + '/calls/stream_query', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ project_id: projectId }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await response.text();
-    check(response.status === 200, `calls/stream_query answered ${response.status}: ${text}`);
-    const calls = text.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
+    const lines = await send('tracing', 'POST', '/calls/stream_query', { project_id: projectId });
+    const calls = lines.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
     return calls.some((found) => found.op_name === 'inference.chat.completions'
       && found.attributes?.request_id === completion.id && found.summary?.usage?.stories260K?.requests === 1);
   });

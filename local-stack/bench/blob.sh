@@ -22,12 +22,11 @@ if [ ! -f "$classpath" ]; then
   mvn -B -q -o -pl service-support -am dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/$classpath" >/dev/null \
     || { echo "could not resolve the AWS SDK's class path" >&2; exit 1; }
 fi
-s3_port=$(free_ports 1)
-start_platform --blob-store s3 --s3-port "$s3_port"
+start_platform --blob-store s3
 work=$(mktemp -d /tmp/blob-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 java -Xmx512m -cp "$(cat "$classpath")" local-stack/bench/BlobBench.java "$TRACING_URL" "$KEY" dev/blob-bench \
-  "http://127.0.0.1:$s3_port" platform-dev platform-dev-secret "$(service_pid tracing-service)" "$work" \
+  "$S3_URL" platform-dev platform-dev-secret "$(service_pid tracing-service)" "$work" \
   "${SMALL_COUNT:-1000}" "${SMALL_KB:-64}" "${LARGE_COUNT:-10}" "$large_mb" "${CONCURRENCY:-8}" "${WARMUP_SECONDS:-90}" || fail "the blob bench failed"
 echo "BENCH blob load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 stop_platform

@@ -3,6 +3,7 @@ package org.llmplatform.localstack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ class PortsTest {
             }
             try (ServerSocket next = new ServerSocket(port + 1)) {
                 return port;
-            } catch (java.io.IOException taken) {
+            } catch (IOException taken) {
                 // try another pair
             }
         }
