@@ -96,7 +96,7 @@ public final class Generation {
     private float[] advance() {
         if (position == 0) {
             for (int i = 0; i < prompt.length - 1; i++) {
-                session.forward(prompt[i], i);
+                session.prefill(prompt[i], i);
             }
             position = prompt.length;
             lastToken = prompt[prompt.length - 1];

@@ -52,6 +52,19 @@ public final class InferenceSession {
      * is this session's buffer: it is overwritten by the next call.
      */
     public float[] forward(int token, int pos) {
+        prefill(token, pos);
+        int dim = c.dim();
+        rmsNorm(x, x, model.finalNorm, 0, dim);
+        matmul(logits, 0, x, dim, model.classifier, 0, c.vocabSize());
+        return logits;
+    }
+
+    /**
+     * Runs {@code token} at position {@code pos} into the KV cache without the logits: a prompt token that is
+     * not the last one needs no next-token distribution, and the classifier (vocabulary × dim) is the largest
+     * single matrix of a small model.
+     */
+    public void prefill(int token, int pos) {
         if (token < 0 || token >= c.vocabSize()) {
             throw new IllegalArgumentException("token " + token + " is outside the vocabulary");
         }
@@ -85,9 +98,6 @@ public final class InferenceSession {
             matmul(xb, 0, hb, hidden, model.w2, layer * dim * hidden, dim);
             add(x, xb, dim);
         }
-        rmsNorm(x, x, model.finalNorm, 0, dim);
-        matmul(logits, 0, x, dim, model.classifier, 0, c.vocabSize());
-        return logits;
     }
 
     /** RoPE on every query head and, for the first kvDim elements, on the key just cached. */
