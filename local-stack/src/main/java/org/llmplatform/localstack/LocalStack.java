@@ -190,9 +190,15 @@ public final class LocalStack {
             summary.append(String.format("  %-20s %s%n", "S3 (blobs)", s3.endpoint() + " bucket " + BLOB_BUCKET + " (key " + S3Server.ACCESS_KEY
                     + ", secret " + S3Server.SECRET_KEY + ")"));
         }
+        summary.append(String.format("  %-20s %s%n", "model", options.modelId()
+                .map(id -> id + " from " + options.model().get() + ", served by the gateway's engine, trained by the embedded trainer")
+                .orElse("none (--no-model)")));
         summary.append("\nDevelopment API key (user '").append(DevCredentials.DEV_USER).append("'): ").append(devKey)
                 .append("\n  also in ").append(options.dataDirectory().resolve("dev-api-key"))
-                .append("\n  use it as 'Authorization: Bearer <key>'. Press Ctrl-C to stop everything.\n");
+                .append("\n  use it as 'Authorization: Bearer <key>'.\n\n");
+        GettingStarted.lines(baseUri(PlatformService.CONSOLE), devKey, options.modelId())
+                .forEach(line -> summary.append(line).append('\n'));
+        summary.append("\nPress Ctrl-C to stop everything.\n");
         System.out.println(summary);
     }
 

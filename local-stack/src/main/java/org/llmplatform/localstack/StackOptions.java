@@ -26,14 +26,20 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
               --training-port N      training-service port (default 8082)
               --automation-port N    automation-service port (default 8083)
               --console-port N       console port: the web pages and every API on one origin (default 8000)
-              --model FILE           a llama2.c checkpoint for the gateway's embedded engine, served
-                                     under its file name without extension (needs --tokenizer)
-              --tokenizer FILE       the checkpoint's llama2.c tokenizer
+              --model FILE           a llama2.c checkpoint for the gateway's embedded engine and the
+                                     embedded trainer, served under its file name without extension
+                                     (needs --tokenizer; default: models/stories260K.bin, shipped)
+              --tokenizer FILE       the checkpoint's llama2.c tokenizer (default: models/tok512.bin)
+              --no-model             serve no model and train none
               --blob-store files|s3  where blobs (files, trajectories, checkpoints) live: files in the
                                      data folder (default), or a bucket of an S3 server (S3Proxy) started
                                      beside PostgreSQL and Kafka, as clusters keep them
               --s3-port N            the S3 server's port with --blob-store s3 (default 19000)
             """;
+
+    /** The model the repository ships (models/README.md), served when no other is named. */
+    static final String DEFAULT_MODEL = "models/stories260K.bin";
+    static final String DEFAULT_TOKENIZER = "models/tok512.bin";
 
     static StackOptions parse(String[] args, Path home) {
         Path dataDirectory = home.resolve(".local-data");
@@ -42,6 +48,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         int kafkaPort = 19092;
         Optional<Path> model = Optional.empty();
         Optional<Path> tokenizer = Optional.empty();
+        boolean noModel = false;
         BlobBackend blobStore = BlobBackend.FILES;
         int s3Port = 19000;
         Map<PlatformService, Integer> servicePorts = new LinkedHashMap<>();
@@ -57,6 +64,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 case "--kafka-port" -> kafkaPort = port(args, ++i, option);
                 case "--model" -> model = Optional.of(existingFile(args, ++i, option));
                 case "--tokenizer" -> tokenizer = Optional.of(existingFile(args, ++i, option));
+                case "--no-model" -> noModel = true;
                 case "--blob-store" -> blobStore = blobBackend(value(args, ++i, option));
                 case "--s3-port" -> s3Port = port(args, ++i, option);
                 case "--help", "-h" -> throw new UsageException("");
@@ -69,6 +77,13 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         }
         if (model.isPresent() != tokenizer.isPresent()) {
             throw new UsageException("--model and --tokenizer go together");
+        }
+        if (noModel && model.isPresent()) {
+            throw new UsageException("--no-model and --model: choose one");
+        }
+        if (!noModel && model.isEmpty()) {
+            model = Optional.of(shippedFile(home, DEFAULT_MODEL));
+            tokenizer = Optional.of(shippedFile(home, DEFAULT_TOKENIZER));
         }
         return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, model, tokenizer, blobStore, s3Port);
     }
@@ -84,6 +99,15 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
             case "s3" -> BlobBackend.S3;
             default -> throw new UsageException("--blob-store is files or s3, got '" + value + "'");
         };
+    }
+
+    private static Path shippedFile(Path home, String path) {
+        Path file = home.resolve(path);
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException(path + " is missing from " + home + " (git checkout -- models restores it),"
+                    + " or choose another model with --model/--tokenizer, or none with --no-model");
+        }
+        return file;
     }
 
     private static Path existingFile(String[] args, int index, String option) {
