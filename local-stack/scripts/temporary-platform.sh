@@ -1,7 +1,7 @@
 # Sourced by .ci/smoke and local-stack/bench/*.sh: starts `./platform` (the launcher jar and the service
 # jars, as a user runs them) in the background with its own data folder and free ports, and stops it.
 # After start_platform: $data, $out (the launcher's output), $launcher (its pid), $ports, and the URLs
-# and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL, CONSOLE_URL, S3_URL (the S3
+# and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL, CONSOLE_URL, CONSOLE_HTTPS_URL, S3_URL (the S3
 # server's, with --blob-store s3) and KEY.
 
 free_ports() {  # free_ports N: N distinct free ports, each with its next port free and not among them (Kafka's controller takes N+1)
@@ -42,18 +42,19 @@ service_pid() {  # service_pid MODULE: the pid of a service the launcher runs
 start_platform() {  # start_platform [./platform options…]
   data=$(mktemp -d /tmp/platform.XXXXXX)
   out=$data/launcher.out
-  local pg kafka tracing inference training automation console s3
+  local pg kafka tracing inference training automation console console_https s3
   # every port in one pick, the S3 server's too (used only with --blob-store s3), so that none can clash
-  read -r pg kafka tracing inference training automation console s3 < <(free_ports 8)
-  ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation" "$console" "$s3")
+  read -r pg kafka tracing inference training automation console console_https s3 < <(free_ports 9)
+  ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation" "$console" "$console_https" "$s3")
   ./platform --data-dir "$data" --postgres-port "$pg" --kafka-port "$kafka" --tracing-port "$tracing" \
     --inference-port "$inference" --training-port "$training" --automation-port "$automation" \
-    --console-port "$console" --s3-port "$s3" "$@" >"$out" 2>&1 &
+    --console-port "$console" --console-https-port "$console_https" --s3-port "$s3" "$@" >"$out" 2>&1 &
   launcher=$!
   wait_for_line "The platform is ready" 300
   KEY=$(cat "$data/dev-api-key")
   export KEY TRACING_URL=http://localhost:$tracing INFERENCE_URL=http://localhost:$inference \
     TRAINING_URL=http://localhost:$training AUTOMATION_URL=http://localhost:$automation CONSOLE_URL=http://localhost:$console \
+    CONSOLE_HTTPS_URL=https://localhost:$console_https \
     S3_URL=http://127.0.0.1:$s3
 }
 

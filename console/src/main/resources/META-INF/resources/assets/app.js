@@ -8,6 +8,7 @@ import { renderSignIn } from './signin/signin-page.js';
 import { renderProjects } from './projects/projects-page.js';
 import { renderCalls } from './calls/calls-page.js';
 import { renderTrace } from './trace/trace-page.js';
+import { renderCallLink } from './calls/call-link.js';
 import { renderThreads, renderThread } from './threads/threads-page.js';
 import { renderObjects, renderObject, renderTable } from './objects/objects-page.js';
 import { renderAutomationsHome, renderAutomationList, renderNewAutomation, renderAutomation } from './automations/automations-page.js';
@@ -24,6 +25,7 @@ const AUTOMATIONS = '/automations/([^/]+)';
 const ROUTES = [
   [/^\/?$/, renderProjects, () => []],
   [new RegExp(`^${PROJECT}/?(?:calls)?$`), renderCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls')],
+  [new RegExp(`^${PROJECT}/calls/([^/]+)$`), renderCallLink, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Call')],
   [new RegExp(`^${PROJECT}/traces/([^/]+)$`), renderTrace, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Trace')],
   [new RegExp(`^${PROJECT}/threads$`), renderThreads, ([entity, project]) => projectCrumbs(entity, project, 'Threads')],
   [new RegExp(`^${PROJECT}/threads/([^/]+)$`), renderThread, ([entity, project]) => projectCrumbs(entity, project, 'Threads', 'Thread')],

@@ -17,13 +17,19 @@ final class GettingStarted {
     private GettingStarted() {
     }
 
-    /** The lines for a console at {@code origin} ({@code http://localhost:8000}) and a key; the model served, if any. */
-    static List<String> lines(URI origin, String key, Optional<String> model) {
+    /**
+     * The lines for a console at {@code origin} ({@code http://localhost:8000}) that also answers at {@code httpsOrigin},
+     * a key, and the model served, if any. The Weave TypeScript SDK writes its call links as https://(WANDB_BASE_URL's
+     * host), whatever that URL's scheme, so it is given the HTTPS origin; the Python SDK keeps the scheme.
+     */
+    static List<String> lines(URI origin, URI httpsOrigin, String key, Optional<String> model) {
         String base = origin.toString().replaceAll("/$", "");
+        String links = httpsOrigin.toString().replaceAll("/$", "");
         return List.of(
                 "Point every client at " + base + " (the console relays every API):",
-                "  Weave SDKs (TypeScript, Python):  WF_TRACE_SERVER_URL=" + base + " WANDB_BASE_URL=" + base + " WANDB_API_KEY=" + key,
-                "      then weave.init('" + PROJECT + "'); the link each traced call prints opens it in the console",
+                "  Weave TypeScript SDK:  WF_TRACE_SERVER_URL=" + base + " WANDB_API_KEY=" + key + " WANDB_BASE_URL=" + links,
+                "  Weave Python SDK:      WF_TRACE_SERVER_URL=" + base + " WANDB_API_KEY=" + key + " WANDB_BASE_URL=" + base,
+                "      then weave.init('" + PROJECT + "'); the link printed for each call opens it in the console",
                 "  OpenAI SDKs:    OPENAI_BASE_URL=" + base + "/v1 OPENAI_API_KEY=" + key,
                 "      header Compat-Project: " + PROJECT + " (the project its usage goes to)"
                         + model.map(id -> "; model \"" + id + "\"").orElse(""),

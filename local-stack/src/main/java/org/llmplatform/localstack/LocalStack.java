@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.llmplatform.engines.KafkaTopics;
+import org.llmplatform.engines.LocalhostKeyStore;
 import org.llmplatform.engines.PostgresServer;
 import org.llmplatform.engines.S3Server;
 
@@ -39,6 +40,7 @@ public final class LocalStack {
     private S3Server s3;
     private volatile boolean stopping;
     private String automationEncryptionKey;
+    private Path consoleKeyStore;
 
     LocalStack(StackOptions options, Path home) {
         this.options = options;
@@ -92,6 +94,7 @@ public final class LocalStack {
 
         String adminKey = DevCredentials.bootstrapAdminKey(data);
         automationEncryptionKey = DevCredentials.automationEncryptionKey(data);
+        consoleKeyStore = LocalhostKeyStore.createIfMissing(data.resolve("console-localhost.p12"));
         System.out.println("Starting the services (logs in " + logs + ")");
         for (PlatformService service : PlatformService.values()) {
             services.put(service, ServiceProcess.start(service, home, serviceEnvironment(service, bootstrapServers, adminKey),
@@ -114,6 +117,7 @@ public final class LocalStack {
             ports.put("S3", options.s3Port());
         }
         options.servicePorts().forEach((service, port) -> ports.put(service.module(), port));
+        ports.put("console (HTTPS)", options.consoleHttpsPort());
         return ports;
     }
 
@@ -135,6 +139,12 @@ public final class LocalStack {
         }
         for (PlatformService other : PlatformService.values()) {
             environment.put("PLATFORM_" + other.name() + "_URL", baseUri(other).toString());
+        }
+        if (service == PlatformService.CONSOLE) {
+            // The console's default TLS configuration, which its HTTP server takes for the HTTPS port.
+            environment.put("QUARKUS_HTTP_SSL_PORT", String.valueOf(options.consoleHttpsPort()));
+            environment.put("QUARKUS_TLS_KEY_STORE_P12_PATH", consoleKeyStore.toString());
+            environment.put("QUARKUS_TLS_KEY_STORE_P12_PASSWORD", LocalhostKeyStore.PASSWORD);
         }
         if (service == PlatformService.AUTOMATION) {
             environment.put("AUTOMATION_SECRETS_ACTIVE_KEY_ID", "local");
@@ -173,6 +183,11 @@ public final class LocalStack {
         return URI.create("http://localhost:" + options.servicePorts().get(service));
     }
 
+    /** The console over HTTPS: the scheme the Weave TypeScript SDK writes its call links with. */
+    URI consoleHttpsUri() {
+        return URI.create("https://localhost:" + options.consoleHttpsPort());
+    }
+
     private URI readinessUri(PlatformService service) {
         return baseUri(service).resolve("/q/health/ready");
     }
@@ -180,7 +195,8 @@ public final class LocalStack {
     private void printSummary(String devKey, Duration elapsed) {
         StringBuilder summary = new StringBuilder("\nThe platform is ready (" + elapsed.toMillis() / 1000.0 + " s):\n");
         for (PlatformService service : PlatformService.values()) {
-            String about = service == PlatformService.CONSOLE ? "(the web console, and every API on this one origin)"
+            String about = service == PlatformService.CONSOLE ? "(the web console, and every API on this one origin; also "
+                    + consoleHttpsUri() + ", self-signed)"
                     : "(API docs: " + baseUri(service) + "/q/swagger-ui)";
             summary.append(String.format("  %-20s %s   %s%n", service.module(), baseUri(service), about));
         }
@@ -196,7 +212,7 @@ public final class LocalStack {
         summary.append("\nDevelopment API key (user '").append(DevCredentials.DEV_USER).append("'): ").append(devKey)
                 .append("\n  also in ").append(options.dataDirectory().resolve("dev-api-key"))
                 .append("\n  use it as 'Authorization: Bearer <key>'.\n\n");
-        GettingStarted.lines(baseUri(PlatformService.CONSOLE), devKey, options.modelId())
+        GettingStarted.lines(baseUri(PlatformService.CONSOLE), consoleHttpsUri(), devKey, options.modelId())
                 .forEach(line -> summary.append(line).append('\n'));
         summary.append("\nPress Ctrl-C to stop everything.\n");
         System.out.println(summary);

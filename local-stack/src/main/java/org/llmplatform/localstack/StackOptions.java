@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /** The command line of the local stack. */
 record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts,
-        Optional<Path> model, Optional<Path> tokenizer, BlobBackend blobStore, int s3Port) {
+        int consoleHttpsPort, Optional<Path> model, Optional<Path> tokenizer, BlobBackend blobStore, int s3Port) {
 
     /** Where the services keep blobs: files in the data folder, or a bucket of an S3 server (S3Proxy) started beside them. */
     enum BlobBackend {
@@ -26,6 +26,8 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
               --training-port N      training-service port (default 8082)
               --automation-port N    automation-service port (default 8083)
               --console-port N       console port: the web pages and every API on one origin (default 8000)
+              --console-https-port N the console over HTTPS, with a self-signed certificate for localhost:
+                                     where the Weave TypeScript SDK's call links open (default 8443)
               --model FILE           a llama2.c checkpoint for the gateway's embedded engine and the
                                      embedded trainer, served under its file name without extension
                                      (needs --tokenizer; default: models/stories260K.bin, shipped)
@@ -46,6 +48,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         boolean wipe = false;
         int postgresPort = 15432;
         int kafkaPort = 19092;
+        int consoleHttpsPort = 8443;
         Optional<Path> model = Optional.empty();
         Optional<Path> tokenizer = Optional.empty();
         boolean noModel = false;
@@ -62,6 +65,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 case "--data-dir" -> dataDirectory = Path.of(value(args, ++i, option)).toAbsolutePath();
                 case "--postgres-port" -> postgresPort = port(args, ++i, option);
                 case "--kafka-port" -> kafkaPort = port(args, ++i, option);
+                case "--console-https-port" -> consoleHttpsPort = port(args, ++i, option);
                 case "--model" -> model = Optional.of(existingFile(args, ++i, option));
                 case "--tokenizer" -> tokenizer = Optional.of(existingFile(args, ++i, option));
                 case "--no-model" -> noModel = true;
@@ -85,7 +89,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
             model = Optional.of(shippedFile(home, DEFAULT_MODEL));
             tokenizer = Optional.of(shippedFile(home, DEFAULT_TOKENIZER));
         }
-        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, model, tokenizer, blobStore, s3Port);
+        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, consoleHttpsPort, model, tokenizer, blobStore, s3Port);
     }
 
     /** The model's id in the gateway: its file name without extension ("stories260K.bin" → "stories260K"). */

@@ -64,7 +64,7 @@ class ArtTrainingEndToEndTest {
         for (PlatformService service : PlatformService.values()) {
             ports.put(service, freePort());
         }
-        StackOptions options = new StackOptions(data, false, freePort(), freeKafkaPort(), ports,
+        StackOptions options = new StackOptions(data, false, freePort(), freeKafkaPort(), ports, freePort(),
                 Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")), blobStore(), freePort());
         stack = new LocalStack(options, Path.of("..").toAbsolutePath().normalize());
         key = stack.start();

@@ -17,19 +17,22 @@ class GettingStartedTest {
         String readme = Files.readString(Path.of("../README.md"));
         String firstScreen = readme.substring(0, readme.indexOf("\n## The services"));
 
-        for (String line : GettingStarted.lines(URI.create("http://localhost:8000"), "<key>", Optional.of("stories260K"))) {
+        for (String line : GettingStarted.lines(URI.create("http://localhost:8000"), URI.create("https://localhost:8443"), "<key>",
+                Optional.of("stories260K"))) {
             assertTrue(firstScreen.contains(line), "the README's first screen lacks the line\n" + line);
         }
     }
 
     @Test
     void everyClientIsPointedAtTheConsolesOriginWithTheKey() {
-        List<String> lines = GettingStarted.lines(URI.create("http://localhost:9300/"), "k3y", Optional.empty());
+        List<String> lines = GettingStarted.lines(URI.create("http://localhost:9300/"), URI.create("https://localhost:9305"), "k3y",
+                Optional.empty());
 
         assertEquals(List.of(
                 "Point every client at http://localhost:9300 (the console relays every API):",
-                "  Weave SDKs (TypeScript, Python):  WF_TRACE_SERVER_URL=http://localhost:9300 WANDB_BASE_URL=http://localhost:9300 WANDB_API_KEY=k3y",
-                "      then weave.init('dev/my-app'); the link each traced call prints opens it in the console",
+                "  Weave TypeScript SDK:  WF_TRACE_SERVER_URL=http://localhost:9300 WANDB_API_KEY=k3y WANDB_BASE_URL=https://localhost:9305",
+                "  Weave Python SDK:      WF_TRACE_SERVER_URL=http://localhost:9300 WANDB_API_KEY=k3y WANDB_BASE_URL=http://localhost:9300",
+                "      then weave.init('dev/my-app'); the link printed for each call opens it in the console",
                 "  OpenAI SDKs:    OPENAI_BASE_URL=http://localhost:9300/v1 OPENAI_API_KEY=k3y",
                 "      header Compat-Project: dev/my-app (the project its usage goes to)",
                 "  OTLP exporter:  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://localhost:9300/otel/v1/traces",

@@ -26,6 +26,12 @@ class StackOptionsTest {
     }
 
     @Test
+    void theConsolesHttpsPortIs8443UnlessNamed() {
+        assertEquals(8443, StackOptions.parse(new String[0], REPOSITORY).consoleHttpsPort());
+        assertEquals(9305, StackOptions.parse(new String[] {"--console-https-port", "9305"}, REPOSITORY).consoleHttpsPort());
+    }
+
+    @Test
     void noModelServesNone() {
         StackOptions options = StackOptions.parse(new String[] {"--no-model"}, REPOSITORY);
 

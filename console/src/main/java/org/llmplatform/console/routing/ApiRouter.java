@@ -25,7 +25,7 @@ public class ApiRouter {
     private static final Logger LOG = Logger.getLogger(ApiRouter.class);
 
     /** Before Quarkus's static resources and everything else. */
-    private static final int FIRST = -1000;
+    static final int ORDER = -1000;
 
     private final ApiRoutes routes;
     private final Map<ApiRoutes.Route, HttpForwarder> forwarders = new HashMap<>();
@@ -40,7 +40,7 @@ public class ApiRouter {
     }
 
     void register(@Observes Router router) {
-        router.route().order(FIRST).handler(context -> routes.find(context.request().path()).ifPresentOrElse(
+        router.route().order(ORDER).handler(context -> routes.find(context.request().path()).ifPresentOrElse(
                 route -> forwarders.get(route).forward(context.request()),
                 context::next));
     }
