@@ -1,6 +1,7 @@
 // Uses the console as a person does, by visible text and labels: signs in, finds the project, sees the
-// calls the Weave SDK logged, opens the trace, reads a child's inputs and exception, adds a reaction,
-// browses the dataset's rows, reloads, signs out. Prints one marker per step; screenshots go to the
+// calls the Weave SDK logged, filters by any op the calls ran, opens the trace, reads a child's inputs and
+// exception, adds a reaction (its name shows where emoji do not draw), sets and removes a price beside the
+// default prices, browses the dataset's rows, reads a traceback, reloads, signs out; no page logs an error. Prints one marker per step; screenshots go to the
 // folder in SCREENSHOTS when it is set.
 // Usage: node console-pages.mjs <console origin> <API key> <entity> <project>
 import { chromium } from 'playwright-core';
@@ -34,6 +35,7 @@ async function expectColumn(label, expected) {
 try {
   page.setDefaultTimeout(20000);
   page.on('pageerror', (error) => console.log(`PAGE ERROR ${error.message}`));
+  page.on('console', (message) => message.type() === 'error' && console.log(`CONSOLE ERROR ${message.text()}`));
   page.on('response', async (response) => {
     if (response.status() >= 400) console.log(`HTTP ${response.status()} ${response.url()} ${await response.text()}`);
   });
@@ -42,6 +44,11 @@ try {
   await page.getByLabel('API key').fill(apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
   step('SIGNED_IN');
+  const icon = await page.request.get(`${origin}/favicon.ico`);
+  if (icon.status() !== 200 || !icon.headers()['content-type']?.startsWith('image/')) {
+    throw new Error(`/favicon.ico answered ${icon.status()} ${icon.headers()['content-type']}`);
+  }
+  step('FAVICON');
 
   const entitySection = page.getByRole('region', { name: entity });
   await entitySection.getByRole('link', { name: project, exact: true }).click();
@@ -53,6 +60,25 @@ try {
   await page.getByText(/^3 traces$/).waitFor();
   await shot(page, 'calls');
   step('CALLS_SEEN');
+
+  // The Op filter offers every op the calls ran: the SDK's published ops, chatTurn that only the calls name, and
+  // a child's plain op name; picking one lists its calls at any depth.
+  const opFilter = page.getByLabel('Op');
+  await opFilter.locator('option', { hasText: 'openai.chat.completions.create' }).waitFor({ state: 'attached' });
+  const ops = await opFilter.locator('option').allTextContents();
+  const expectedOps = ['Any op', 'answerQuestion', 'chatModel', 'chatTurn', 'lookupFacts', 'openai.chat.completions.create'];
+  if (JSON.stringify(ops) !== JSON.stringify(expectedOps)) throw new Error(`the Op filter offers ${JSON.stringify(ops)}`);
+  await opFilter.selectOption('openai.chat.completions.create');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText(/^1 call$/).waitFor();
+  await page.getByRole('row', { name: /openai\.chat\.completions\.create/ }).waitFor();
+  await opFilter.selectOption('chatTurn');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText(/^2 calls$/).waitFor();
+  await shot(page, 'calls-op-filter');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByText(/^3 traces$/).waitFor();
+  step('OPS_FILTERED');
 
   // No match first, so that the matching search's row is the new answer, not the old table.
   await page.getByLabel('Search').fill('no such text anywhere');
@@ -99,6 +125,19 @@ try {
   await shot(page, 'trace');
   step('REACTED');
 
+  // Where no emoji font draws the glyphs, the reactions show their names; where one does, the glyphs.
+  const reactions = page.getByRole('group', { name: 'Add a reaction' });
+  const detected = await page.evaluate(() => document.documentElement.dataset.emoji);
+  console.log(`EMOJI ${detected}`);
+  await page.evaluate(() => { document.documentElement.dataset.emoji = 'text'; });
+  await reactions.getByText('thumbs up', { exact: true }).waitFor();
+  await shot(page, 'reactions-as-text');
+  await page.evaluate(() => { document.documentElement.dataset.emoji = 'glyphs'; });
+  await reactions.getByText('thumbs up', { exact: true }).waitFor({ state: 'hidden' });
+  await page.evaluate((answer) => { document.documentElement.dataset.emoji = answer; }, detected);
+  if (await reactions.getByRole('button').first().getAttribute('title') !== 'React with thumbs up') throw new Error('no title');
+  step('REACTIONS_FALL_BACK');
+
   await tree.getByRole('link', { name: /answerQuestion/ }).click();
   await page.getByRole('heading', { level: 2, name: 'answerQuestion' }).waitFor();
   await page.getByLabel('Note').fill('Checked by hand: the fallback answered.');
@@ -123,6 +162,32 @@ try {
   await page.getByText(/^1 trace$/).waitFor();
   step('FEEDBACK_FILTERED');
 
+  // Prices: the project's own per million tokens, the dated default list prices, one set and removed.
+  await page.getByRole('link', { name: 'Prices', exact: true }).click();
+  const own = page.getByRole('region', { name: 'This project\'s prices' });
+  const defaults = page.getByRole('region', { name: 'Default prices' });
+  const ownMini = own.getByRole('row', { name: /gpt-4o-mini/ });
+  await ownMini.getByRole('cell', { name: '$1000', exact: true }).waitFor();
+  await ownMini.getByRole('cell', { name: '$2000', exact: true }).waitFor();
+  await defaults.getByText(/^List prices as of \d{4}-\d{2}-\d{2}\. Source: .*openai\.com/).waitFor();
+  await defaults.getByRole('row', { name: /gpt-4o-mini .*this project sets its own/ }).waitFor();
+  await defaults.getByRole('row', { name: /^claude-3-5-haiku-20241022 / }).getByRole('cell', { name: 'anthropic' }).waitFor();
+  await page.getByLabel('Model (LLM id as in usage)').fill('story-finetune');
+  await page.getByLabel('Prompt, USD / 1M tokens').fill('3');
+  await page.getByLabel('Completion, USD / 1M tokens').fill('12.5');
+  await page.getByLabel('Effective from (UTC)').fill('2026-01-01');
+  await page.getByRole('button', { name: 'Set price' }).click();
+  await page.getByText('The price of story-finetune is set.').waitFor();
+  const added = own.getByRole('row', { name: /story-finetune/ });
+  await added.getByRole('cell', { name: '$12.5', exact: true }).waitFor();
+  await shot(page, 'prices');
+  step('PRICE_SET');
+  await page.getByRole('button', { name: 'Remove the price of story-finetune' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await page.getByText('The price of story-finetune is removed.').waitFor();
+  await added.waitFor({ state: 'detached' });
+  step('PRICE_REMOVED');
+
   await page.getByRole('link', { name: 'Objects', exact: true }).click();
   await page.getByRole('link', { name: 'capitals', exact: true }).click();
   const rows = page.getByRole('region', { name: 'Value' });
@@ -143,6 +208,18 @@ try {
   await page.getByRole('link', { name: 'Turn 2: chatTurn' }).waitFor();
   await shot(page, 'thread');
   step('THREAD_TURNS');
+
+  // A Python SDK exception (JSON with type, message and traceback) shows whole, as a traceback.
+  await page.getByRole('link', { name: 'Turn 2: chatTurn' }).click();
+  const exception = page.getByRole('region', { name: 'Exception' });
+  await exception.getByText('TimeoutError: the model did not answer within 30 s').waitFor();
+  const traceback = await exception.locator('pre').textContent();
+  const expectedTraceback = ['Traceback (most recent call last):', '  File "support_bot.py", line 42, in answer_turn',
+    '    reply = model.answer(message)', '  File "model.py", line 7, in answer',
+    '    raise TimeoutError("the model did not answer within 30 s")', 'TimeoutError: the model did not answer within 30 s'].join('\n');
+  if (traceback !== expectedTraceback) throw new Error(`the exception reads ${JSON.stringify(traceback)}`);
+  await shot(page, 'traceback');
+  step('TRACEBACK_READ');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('API key').waitFor();

@@ -136,7 +136,7 @@ try {
   step('TRACE_FOUND');
 
   // Usage arrives through inference.usage, so the page is asked again until it shows; the checkpoint is priced for
-  // this project, the base model is not.
+  // this project, the base model only by a default price (the test's tracing-service configures one).
   await callApi('/cost/create', { project_id: `${entity}/${project}`,
     costs: { [inferenceName]: { prompt_token_cost: 0.001, completion_token_cost: 0.002 } } });
   await page.getByRole('link', { name: 'Usage', exact: true }).click();
@@ -151,7 +151,7 @@ try {
     }
   }
   await usageRow.getByRole('cell', { name: /^\$\d/ }).waitFor();
-  await page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(`^\\S+ ${baseModel} .*no price$`) }).waitFor();
+  await page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(`^\\S+ ${baseModel} .* \\$\\d[\\d.]*$`) }).waitFor();
   await page.getByRole('img', { name: 'Prompt tokens per day by model' }).waitFor();
   await page.getByRole('img', { name: 'Cost (USD) per day by model' }).waitFor();
   await page.getByRole('img', { name: 'Completion tokens per day by model' }).waitFor();

@@ -4,6 +4,7 @@ import { h, replace, state } from './shared/dom.js';
 import { currentRoute, href, projectPath } from './shared/router.js';
 import { session } from './shared/session.js';
 import { whoAmI } from './shared/identity.js';
+import { detectEmojiSupport } from './shared/emoji.js';
 import { renderSignIn } from './signin/signin-page.js';
 import { renderProjects } from './projects/projects-page.js';
 import { renderCalls } from './calls/calls-page.js';
@@ -19,6 +20,7 @@ import { renderTeams, renderTeam } from './teams/teams-page.js';
 import { renderModels, renderModel } from './training/training-page.js';
 import { renderPlayground } from './playground/playground-page.js';
 import { renderUsage } from './usage/usage-page.js';
+import { renderPrices } from './prices/prices-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
 const AUTOMATIONS = '/automations/([^/]+)';
@@ -36,6 +38,7 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/training/([^/]+)$`), renderModel, ([entity, project]) => projectCrumbs(entity, project, 'Training', 'Model')],
   [new RegExp(`^${PROJECT}/playground$`), renderPlayground, ([entity, project]) => projectCrumbs(entity, project, 'Playground')],
   [new RegExp(`^${PROJECT}/usage$`), renderUsage, ([entity, project]) => projectCrumbs(entity, project, 'Usage')],
+  [new RegExp(`^${PROJECT}/prices$`), renderPrices, ([entity, project]) => projectCrumbs(entity, project, 'Prices')],
   [/^\/automations$/, renderAutomationsHome, () => sectionCrumbs('Automations')],
   [new RegExp(`^${AUTOMATIONS}$`), renderAutomationList, ([entity]) => sectionCrumbs('Automations', entity)],
   [new RegExp(`^${AUTOMATIONS}/new$`), renderNewAutomation, ([entity]) => sectionCrumbs('Automations', entity, 'New automation')],
@@ -48,7 +51,8 @@ const ROUTES = [
   [/^\/teams\/([^/]+)$/, renderTeam, ([team]) => sectionCrumbs('Teams', team)],
 ];
 
-const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage' };
+const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
+  Prices: 'prices' };
 const SECTIONS = { Automations: '/automations', 'API keys': '/keys', Teams: '/teams' };
 
 /** Automations › entity › leaf, Teams › team: the section links to its first view, the entity to its own. */
@@ -118,4 +122,5 @@ window.addEventListener('console:unauthorized', () => {
   render();
 });
 window.addEventListener('hashchange', render);
+detectEmojiSupport();
 render();

@@ -21,7 +21,7 @@ export async function renderCalls(view, [entity, project], params, isCurrent) {
 
   const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
   api.post('/calls/query_stats', callsFilter(projectId, params))
-    .then(({ count }) => isCurrent() && replace(total, `${formatNumber(count)} trace${count === 1 ? '' : 's'}`))
+    .then(({ count }) => isCurrent() && replace(total, `${formatNumber(count)} ${params.get('op') ? 'call' : 'trace'}${count === 1 ? '' : 's'}`))
     .catch((error) => isCurrent() && replace(total, `The total is unavailable (${error.message}).`));
   let calls;
   try {
@@ -47,10 +47,11 @@ function filters(projectId, params, go) {
   const op = h('select', { id: 'filter-op', name: 'op' }, h('option', { value: '' }, 'Any op'));
   // The op list loads beside the rows; until it does, a chosen op is still shown.
   if (params.get('op')) op.append(h('option', { value: params.get('op'), selected: true }, params.get('op')));
-  api.post('/objs/query', { project_id: projectId, filter: { is_op: true, latest_only: true }, metadata_only: true,
-    sort_by: [{ field: 'object_id', direction: 'asc' }] }).then(({ objs }) => {
-    for (const obj of objs) {
-      if (obj.object_id !== params.get('op')) op.append(h('option', { value: obj.object_id }, obj.object_id));
+  // Every op the project's calls ran, published or not: an op's versions are one choice, by its short name.
+  api.post('/calls/op_names', { project_id: projectId }).then(({ op_names: names }) => {
+    const shortNames = [...new Set(names.map(opShortName))].sort((a, b) => a.localeCompare(b));
+    for (const name of shortNames) {
+      if (name !== params.get('op')) op.append(h('option', { value: name }, name));
     }
   }).catch(() => { /* the filter still works by the chosen value */ });
   const status = h('select', { id: 'filter-status', name: 'status' }, h('option', { value: '' }, 'Any status'),

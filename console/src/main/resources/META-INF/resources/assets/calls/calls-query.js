@@ -1,4 +1,4 @@
-// The calls table's URL parameters as a calls/stream_query request: trace roots, newest first, one page.
+// The calls table's URL parameters as a calls/stream_query request: trace roots (or an op's calls), newest first, one page.
 
 export const PAGE_SIZE = 50;
 
@@ -27,9 +27,10 @@ export function callsFilter(projectId, params) {
   const has = (path) => ({ $eq: [{ $convert: { input: field(path), to: 'exists' } }, literal(true)] });
   if (params.get('feedback') === 'reaction') conditions.push(has('feedback.[wandb.reaction.1].payload.emoji'));
   if (params.get('feedback') === 'note') conditions.push(has('feedback.[wandb.note.1].payload.note'));
-  const request = { project_id: projectId, filter: { trace_roots_only: true } };
-  // An op is picked by name: every version of it.
-  if (params.get('op')) request.filter.op_names = [`weave:///${projectId}/op/${params.get('op')}:*`];
+  // An op is picked by name: every version of a published op of that name, or the plain op name, at any depth
+  // (a child's op is a choice too); without one, the trace roots.
+  const op = params.get('op');
+  const request = { project_id: projectId, filter: op ? { op_names: [`weave:///${projectId}/op/${op}:*`, op] } : { trace_roots_only: true } };
   if (conditions.length === 1) request.query = { $expr: conditions[0] };
   if (conditions.length > 1) request.query = { $expr: { $and: conditions } };
   return request;

@@ -5,7 +5,9 @@ import { api, opShortName, parseRef } from '../shared/api.js';
 import { href, projectPath } from '../shared/router.js';
 import { statusBadge } from '../shared/status.js';
 import { jsonView } from '../shared/json-view.js';
+import { emoji } from '../shared/emoji.js';
 import { chatView, isChat } from './chat-view.js';
+import { exceptionView } from './exception-view.js';
 
 const REACTIONS = [['👍', 'thumbs up'], ['👎', 'thumbs down'], ['🎉', 'party'], ['❤️', 'heart'], ['😕', 'confused']];
 
@@ -29,7 +31,7 @@ export function callDetail(call, projectId, changed) {
     isChat(call) && section('Chat', chatView(call)),
     section('Inputs', jsonView(call.inputs)),
     section('Output', call.ended_at ? jsonView(call.output) : state('The call has not ended yet.')),
-    call.exception && section('Exception', h('pre', { class: 'exception' }, call.exception)),
+    call.exception && section('Exception', exceptionView(call.exception)),
     section('Attributes', jsonView(call.attributes, { open: 1 })),
     usageSection(call, section),
     feedbackSection(call, projectId, section),
@@ -94,9 +96,9 @@ function feedbackSection(call, projectId, section) {
   const note = h('textarea', { id: 'feedback-note', rows: 2, maxlength: 1024 });
   load();
   return section('Feedback', list,
-    h('div', { class: 'reactions', role: 'group', 'aria-label': 'Add a reaction' }, REACTIONS.map(([emoji, name]) =>
+    h('div', { class: 'reactions', role: 'group', 'aria-label': 'Add a reaction' }, REACTIONS.map(([glyph, name]) =>
       h('button', { type: 'button', class: 'reaction', 'aria-label': `React with ${name}`, title: `React with ${name}`,
-        onclick: () => create('wandb.reaction.1', { emoji }) }, emoji))),
+        onclick: () => create('wandb.reaction.1', { emoji: glyph }) }, emoji(glyph, name)))),
     h('form', { class: 'inline-form', onsubmit: async (event) => {
       event.preventDefault();
       if (!note.value.trim()) return;
@@ -108,7 +110,9 @@ function feedbackSection(call, projectId, section) {
 function feedbackItem(feedback) {
   const who = `${feedback.svc_user_id ?? feedback.creator ?? ''}, ${formatTime(feedback.created_at)}`;
   if (feedback.feedback_type === 'wandb.reaction.1') {
-    return h('li', { class: 'feedback-reaction' }, h('span', { class: 'emoji', title: feedback.payload.alias }, feedback.payload.emoji),
+    // The alias follows as text, so where emoji do not draw only the glyph goes.
+    return h('li', { class: 'feedback-reaction' },
+      h('span', { class: 'emoji emoji-glyph', title: feedback.payload.alias }, feedback.payload.emoji),
       ` ${feedback.payload.alias ?? ''} — ${who}`);
   }
   if (feedback.feedback_type === 'wandb.note.1') {

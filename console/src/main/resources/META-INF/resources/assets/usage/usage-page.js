@@ -1,11 +1,12 @@
 // A project's inference usage (#/p/<entity>/<project>/usage?from=YYYY-MM-DD&to=YYYY-MM-DD): requests, prompt and
 // completion tokens and cost per model per UTC day, as stacked bar charts and a table. The counts are the
 // gateway's (GET /v1/usage/daily, from the usage records it publishes for every completion); the cost prices
-// them with this project's LLM prices (POST /cost/query), the price in effect on each day.
+// them with this project's LLM prices or else the platform's default prices, the price in effect on each day.
 import * as echarts from '/webjars/echarts/5.3.1/dist/echarts.esm.min.js';
 import { h, replace, state, formatNumber, formatCost } from '../shared/dom.js';
 import { api } from '../shared/api.js';
 import { navigate, projectPath } from '../shared/router.js';
+import { loadPrices, priceAt } from '../prices/prices.js';
 
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86400000;
@@ -18,13 +19,6 @@ function daysBetween(from, to) {
   const days = [];
   for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += DAY_MS) days.push(isoDay(new Date(at)));
   return days;
-}
-
-/** The price of the model in effect on the day (the latest effective on or before its end), if the project has one. */
-function priceOn(prices, model, day) {
-  const dayEnd = Date.parse(`${day}T23:59:59.999Z`);
-  return prices.filter((price) => price.llm_id === model && (!price.effective_date || Date.parse(price.effective_date) <= dayEnd))
-    .sort((a, b) => Date.parse(b.effective_date ?? 0) - Date.parse(a.effective_date ?? 0))[0];
 }
 
 export async function renderUsage(view, [entity, project], params, isCurrent) {
@@ -45,12 +39,11 @@ export async function renderUsage(view, [entity, project], params, isCurrent) {
   const query = new URLSearchParams({ project: projectId, from, to });
   const [usage, prices] = await Promise.all([
     api.get(`/v1/usage/daily?${query}`),
-    api.post('/cost/query', { project_id: projectId, fields: ['llm_id', 'prompt_token_cost', 'completion_token_cost', 'effective_date'] })
-      .then((answer) => answer.results ?? []),
+    loadPrices(projectId),
   ]);
   if (!isCurrent()) return;
   const rows = usage.data.map((row) => {
-    const price = priceOn(prices, row.model, row.day);
+    const price = priceAt(prices, row.model, Date.parse(`${row.day}T23:59:59.999Z`));
     return { ...row, cost: price ? row.prompt_tokens * price.prompt_token_cost + row.completion_tokens * price.completion_token_cost : null };
   });
   if (rows.length === 0) {
@@ -77,7 +70,7 @@ export async function renderUsage(view, [entity, project], params, isCurrent) {
           h('td', { class: 'num' }, formatNumber(row.requests)), h('td', { class: 'num' }, formatNumber(row.errors)),
           h('td', { class: 'num' }, formatNumber(row.prompt_tokens)), h('td', { class: 'num' }, formatNumber(row.completion_tokens)),
           h('td', { class: 'num' }, row.cost === null ? 'no price' : formatCost(row.cost) || '$0'))))))),
-    !priced ? state('Costs use this project\'s LLM prices (POST /cost/create); no model used here has one.') : null);
+    !priced ? state('Costs use this project\'s LLM prices or the default prices (see Prices); no model used here has one.') : null);
 
   const days = daysBetween(usage.from, usage.to);
   const models = [...new Set(rows.map((row) => row.model))].sort();

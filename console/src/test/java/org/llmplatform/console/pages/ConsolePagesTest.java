@@ -2,6 +2,7 @@ package org.llmplatform.console.pages;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -28,12 +29,19 @@ import org.llmplatform.testing.TestIdentities;
 @QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
 class ConsolePagesTest {
 
+    /** What the Weave Python SDK sends as a call's exception (weave/trace/exception.py's JSON). */
+    private static final String PYTHON_SDK_EXCEPTION = """
+            {"type": "TimeoutError", "message": "the model did not answer within 30 s", "traceback": [\
+            {"filename": "support_bot.py", "line_number": 42, "function_name": "answer_turn", \
+            "text": "reply = model.answer(message)"}, {"filename": "model.py", "line_number": 7, \
+            "function_name": "answer", "text": "raise TimeoutError(\\"the model did not answer within 30 s\\")"}]}""";
+
     @TestHTTPResource("/")
     URL base;
 
     @Test
     @EnabledIf("browserAvailable")
-    void aPersonSignsInFindsTheProjectReadsAFailedChildReactsAndBrowsesTheDatasetsRows() throws Exception {
+    void aPersonSignsInFiltersByAnyOpReadsExceptionsWholeReactsSetsAPriceAndBrowsesTheDatasetsRows() throws Exception {
         String origin = base.toString().replaceAll("/$", "");
         String user = TestIdentities.unique("console");
         String key = AdminApi.userWithKey(user);
@@ -47,9 +55,19 @@ class ConsolePagesTest {
         writeThread(key, user + "/" + project);
         writePrices(key, user + "/" + project);
 
-        BrowserScripts.runPages(Duration.ofSeconds(120), List.of("SIGNED_IN", "PROJECT_OPENED", "CALLS_SEEN", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "NOTED",
-                "CHAT_READ", "FEEDBACK_FILTERED", "DATASET_ROWS", "THREAD_TURNS", "RELOADED", "SIGNED_OUT"),
+        String pages = BrowserScripts.runPages(Duration.ofSeconds(180), List.of("SIGNED_IN", "FAVICON", "PROJECT_OPENED",
+                "CALLS_SEEN", "OPS_FILTERED", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "REACTIONS_FALL_BACK",
+                "NOTED", "CHAT_READ", "FEEDBACK_FILTERED", "PRICE_SET", "PRICE_REMOVED", "DATASET_ROWS", "THREAD_TURNS",
+                "TRACEBACK_READ", "RELOADED", "SIGNED_OUT"),
                 "node", "console-pages.mjs", origin, key, user, project);
+        assertFalse(pages.contains("CONSOLE ERROR"), pages);
+
+        // The price set in the page went through cost/create and its removal through cost/purge.
+        List<String> priced = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("project_id", user + "/" + project, "fields", List.of("llm_id"),
+                        "sort_by", List.of(Map.of("field", "llm_id", "direction", "asc"))))
+                .post("/cost/query").then().statusCode(200).extract().jsonPath().getList("results.llm_id");
+        assertEquals(List.of("gpt-4o-mini", "tiny-llm"), priced);
 
         // What the browser added is stored: the reaction on the child that failed, the note on the root.
         List<Map<String, Object>> feedback = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
@@ -63,7 +81,8 @@ class ConsolePagesTest {
 
     /**
      * A conversation of two turns (the Weave TS SDK has no threads, so through the REST API): the first used
-     * 500 tokens of a cheap model, the second none.
+     * 500 tokens of a cheap model through a child whose op is a plain name, the second none and failed with the
+     * exception the Weave Python SDK sends (JSON: type, message, traceback frames).
      */
     private static void writeThread(String key, String projectId) {
         List<Object> batch = new java.util.ArrayList<>();
@@ -74,12 +93,22 @@ class ConsolePagesTest {
         for (int i = 0; i < turns.length; i++) {
             String[] turn = turns[i];
             String id = java.util.UUID.randomUUID().toString();
+            String traceId = java.util.UUID.randomUUID().toString();
             batch.add(Map.of("mode", "start", "req", Map.of("start", Map.of("project_id", projectId, "id", id, "trace_id",
-                    java.util.UUID.randomUUID().toString(), "op_name", "weave:///" + projectId + "/op/chatTurn:abc", "started_at",
+                    traceId, "op_name", "weave:///" + projectId + "/op/chatTurn:abc", "started_at",
                     turn[1], "thread_id", "support-chat", "turn_id", id, "attributes", Map.of(), "inputs",
                     Map.of("message", turn[3])))));
-            batch.add(Map.of("mode", "end", "req", Map.of("end", Map.of("project_id", projectId, "id", id, "ended_at", turn[2],
-                    "output", "ok", "summary", summaries.get(i)))));
+            Map<String, Object> end = new java.util.HashMap<>(Map.of("project_id", projectId, "id", id, "ended_at", turn[2],
+                    "output", "ok", "summary", summaries.get(i)));
+            if (i == 0) {
+                batch.add(Map.of("mode", "start", "req", Map.of("start", Map.of("project_id", projectId, "id",
+                        java.util.UUID.randomUUID().toString(), "trace_id", traceId, "parent_id", id,
+                        "op_name", "openai.chat.completions.create", "started_at", turn[1], "attributes", Map.of(),
+                        "inputs", Map.of("model", "tiny-llm")))));
+            } else {
+                end.put("exception", PYTHON_SDK_EXCEPTION);
+            }
+            batch.add(Map.of("mode", "end", "req", Map.of("end", end)));
         }
         given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("batch", batch))
                 .post("/call/upsert_batch").then().statusCode(200);

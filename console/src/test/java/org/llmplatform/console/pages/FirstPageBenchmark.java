@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,34 @@ class FirstPageBenchmark {
         }
         java.util.Arrays.sort(projectsMicros);
         System.out.printf("BENCH GET /projects (the project list's call count): median %.1f ms%n", projectsMicros[2] / 1000.0);
+
+        // The Op filter's list: calls/op_names skips through the op index; the baseline is a plain DISTINCT over the
+        // project's calls, run on the same database in the same run.
+        long[] opNamesMicros = new long[5];
+        List<String> opNames = List.of();
+        for (int i = 0; i < opNamesMicros.length; i++) {
+            long asked = System.nanoTime();
+            opNames = given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                    .body(Map.of("project_id", project)).post("/calls/op_names").then().statusCode(200)
+                    .extract().jsonPath().getList("op_names");
+            opNamesMicros[i] = (System.nanoTime() - asked) / 1000;
+        }
+        java.util.Arrays.sort(opNamesMicros);
+        assertEquals(5, opNames.size(), "the seeded calls run op_0 … op_4");
+        long[] distinctMicros = new long[3];
+        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = db.createStatement()) {
+            for (int i = 0; i < distinctMicros.length; i++) {
+                long asked = System.nanoTime();
+                statement.executeQuery(("SELECT DISTINCT op_name FROM tracing.calls WHERE project_id = '%s'"
+                        + " AND started_at IS NOT NULL AND deleted_at IS NULL").formatted(project)).close();
+                distinctMicros[i] = (System.nanoTime() - asked) / 1000;
+            }
+        }
+        java.util.Arrays.sort(distinctMicros);
+        System.out.printf("BENCH POST /calls/op_names (%d names of %,d calls): median %.1f ms over HTTP;"
+                + " baseline SELECT DISTINCT in PostgreSQL alone: median %.1f ms%n", opNames.size(), CALLS,
+                opNamesMicros[2] / 1000.0, distinctMicros[1] / 1000.0);
 
         given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("project_id", project,
                 "costs", Map.of("gpt-4o-mini", Map.of("prompt_token_cost", 0.00000015, "completion_token_cost", 0.0000006,

@@ -44,7 +44,10 @@ public class TrainingStackProcesses implements QuarkusTestResourceLifecycleManag
         String checkpoint = MODELS.resolve("stories260K.bin").toString();
         String tokenizer = MODELS.resolve("tok512.bin").toString();
         // One after the other: they migrate the shared identity schema as they start.
-        PackagedService tracing = begin("tracing-service", tracingPort, Map.of(), urls);
+        // A default price for the base model (added to the shipped table), which the usage page costs it at.
+        PackagedService tracing = begin("tracing-service", tracingPort, Map.of(
+                "tracing.default-prices.\"" + BASE_MODEL + "\".prompt-token-cost", "0.00005",
+                "tracing.default-prices.\"" + BASE_MODEL + "\".completion-token-cost", "0.0001"), urls);
         PackagedService inference = begin("inference-gateway", inferencePort, Map.of("platform.blob.root", blobs,
                 "gateway.models.\"" + BASE_MODEL + "\".checkpoint", checkpoint,
                 "gateway.models.\"" + BASE_MODEL + "\".tokenizer", tokenizer), urls);

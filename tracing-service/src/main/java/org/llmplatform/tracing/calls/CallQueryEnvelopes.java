@@ -62,6 +62,17 @@ final class CallQueryEnvelopes {
     record CallsQueryStatsRes(long count, Long totalStorageSizeBytes) {
     }
 
+    @StrictRequest
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record CallsOpNamesReq(String projectId) {
+    }
+
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record CallsOpNamesRes(List<String> opNames) {
+    }
+
     private CallQueryEnvelopes() {
     }
 }

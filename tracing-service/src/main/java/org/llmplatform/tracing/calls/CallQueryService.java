@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallQueryStore.CallStats;
@@ -16,16 +17,27 @@ import org.llmplatform.tracing.query.Page;
 @ApplicationScoped
 public class CallQueryService {
 
+    /** The most names {@code calls/op_names} answers (each op version is a name of its own). */
+    static final int OP_NAMES_LIMIT = 1000;
+
     private final CallQueryStore store;
+    private final CallOpNameStore opNames;
     private final CallService calls;
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
 
-    public CallQueryService(CallQueryStore store, CallService calls, CurrentPrincipal caller, ObjectMapper json) {
+    public CallQueryService(CallQueryStore store, CallOpNameStore opNames, CallService calls, CurrentPrincipal caller,
+            ObjectMapper json) {
         this.store = store;
+        this.opNames = opNames;
         this.calls = calls;
         this.caller = caller;
         this.json = json;
+    }
+
+    /** {@code calls/op_names}: every op name of the project's visible calls, at any depth, in byte order. */
+    public Uni<List<String>> opNames(String projectId) {
+        return opNames.distinctOpNames(caller.requireProject(projectId).toString(), OP_NAMES_LIMIT);
     }
 
     /** The matching calls in order, streamed from the database as the consumer asks for them. */

@@ -16,6 +16,8 @@ import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallsDeleteReq;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallsDeleteRes;
+import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsOpNamesReq;
+import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsOpNamesRes;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryReq;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryRes;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryStatsReq;
@@ -23,7 +25,7 @@ import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryStatsRes;
 import org.llmplatform.tracing.http.JsonLinesBody;
 import org.llmplatform.tracing.refs.CallExpansion;
 
-/** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, and query_stats. */
+/** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, query_stats and op_names (ours). */
 @Path("/calls")
 @Consumes(MediaType.APPLICATION_JSON)
 public class CallsResource {
@@ -78,6 +80,14 @@ public class CallsResource {
         }
         return queries.stats(request.toQuery()).map(stats -> new CallsQueryStatsRes(stats.count(),
                 request.includeTotalStorageSize() ? stats.totalStorageSizeBytes() : null));
+    }
+
+    @POST
+    @Path("op_names")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<CallsOpNamesRes> opNames(CallsOpNamesReq request) {
+        requireBody(request);
+        return queries.opNames(request.projectId()).map(CallsOpNamesRes::new);
     }
 
     private Multi<CallSchema> expanded(CallsQueryReq request) {

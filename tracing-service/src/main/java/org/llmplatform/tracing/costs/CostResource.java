@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -15,12 +16,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.common.Timestamps;
 import org.llmplatform.tracing.costs.CostService.NewPrice;
 import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.query.RowsQuery;
 import org.llmplatform.tracing.query.SortBy;
 
-/** {@code /cost/create}, {@code /cost/query} and {@code /cost/purge}. */
+/** {@code /cost/create}, {@code /cost/query}, {@code /cost/purge} and {@code /cost/defaults} (ours). */
 @Path("/cost")
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
@@ -61,10 +63,32 @@ public class CostResource {
     record CostPurgeReq(String projectId, JsonNode query) {
     }
 
-    private final CostService costs;
+    /** The default prices in effect, in {@code cost/query}'s row shape, with the shipped table's date and source. */
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record CostDefaultsRes(String asOf, String source, List<DefaultCost> results) {
+    }
 
-    public CostResource(CostService costs) {
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record DefaultCost(String id, String pricingLevel, String pricingLevelId, String providerId, String llmId,
+            String effectiveDate, double promptTokenCost, double completionTokenCost, String promptTokenCostUnit,
+            String completionTokenCostUnit, String createdBy, String createdAt) {
+
+        static DefaultCost of(CostRow row) {
+            return new DefaultCost(row.id(), row.pricingLevel(), row.pricingLevelId(), row.providerId(), row.llmId(),
+                    Timestamps.format(row.effectiveDate()), row.promptTokenCost(), row.completionTokenCost(),
+                    row.promptTokenCostUnit(), row.completionTokenCostUnit(), row.createdBy(),
+                    Timestamps.format(row.createdAt()));
+        }
+    }
+
+    private final CostService costs;
+    private final DefaultPrices defaults;
+
+    public CostResource(CostService costs, DefaultPrices defaults) {
         this.costs = costs;
+        this.defaults = defaults;
     }
 
     @POST
@@ -97,6 +121,15 @@ public class CostResource {
     public Uni<Map<String, Object>> purge(CostPurgeReq request) {
         required(request);
         return costs.purge(request.projectId(), request.query()).replaceWith(Map.of());
+    }
+
+    /** Any signed-in caller may read them: they are the platform's, not a project's. */
+    @GET
+    @Path("defaults")
+    public Uni<CostDefaultsRes> defaults() {
+        DefaultPrices.Listing listing = defaults.listing();
+        return Uni.createFrom().item(new CostDefaultsRes(listing.asOf(), listing.source(),
+                listing.prices().stream().map(DefaultCost::of).toList()));
     }
 
     private static void required(Object request) {

@@ -6,9 +6,8 @@ import io.smallrye.config.WithParentName;
 import java.util.Map;
 
 /**
- * The default LLM price table (docs/tracing-service.md#costs), per LLM id:
- * {@code tracing.default-prices."gpt-4o".prompt-token-cost=0.0000025}. These prices cost the usage of
- * calls in projects without a price of their own, and are never listed by {@code /cost/query}.
+ * Default LLM prices per token from configuration (docs/tracing-service.md#costs), per LLM id, added to the shipped
+ * table or replacing its entry: {@code tracing.default-prices."gpt-4o".prompt-token-cost=0.0000025}.
  */
 @ConfigMapping(prefix = "tracing.default-prices")
 public interface DefaultPricesConfig {
