@@ -26,6 +26,7 @@ import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
 import org.llmplatform.inference.service.response.ChatCompletion;
+import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 
@@ -71,24 +72,25 @@ public class ChatCompletionsResource {
             @RestHeader(ChatHeaders.OPENAI_PROJECT) String openAiProject,
             @RestHeader(UsageRecord.WEAVE_CALL_HEADER) String weaveCallHeader, RoutingContext context) {
         ProjectId project = attribution.project(compatProject, openAiProject);
+        Principal caller = attribution.principal();
         Instant arrived = Instant.now();
         try {
-            return create(body, project, requestId, weaveCallHeader, context, arrived);
+            return create(body, project, caller, requestId, weaveCallHeader, context, arrived);
         } catch (RuntimeException refusal) {
-            refused.record(body, project, attribution.principal().userName(), refusal, arrived);
+            refused.record(body, project, caller.userName(), refusal, arrived);
             throw refusal;
         }
     }
 
     /** Everything that fails before a model runs the request is a refusal the project's usage counts. */
-    private Uni<RestResponse<Object>> create(JsonNode body, ProjectId project, String requestId, String weaveCallHeader,
-            RoutingContext context, Instant arrived) {
+    private Uni<RestResponse<Object>> create(JsonNode body, ProjectId project, Principal caller, String requestId,
+            String weaveCallHeader, RoutingContext context, Instant arrived) {
         ChatRequest request = ChatRequestParser.parse(body);
         String weaveCallId = ChatHeaders.weaveCallId(weaveCallHeader);
         policy.admit(project.toString(), request.model());
         String responseRequestId = ChatHeaders.responseRequestId(requestId);
         if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) body, request.model(), project, attribution.principal().userName(),
+            return upstream.forward((ObjectNode) body, request.model(), project, caller.userName(),
                             requestId, weaveCallId, GatewayOverhead.arrivedNanos(context))
                     .map(reply -> ResponseBuilder.create(reply.status()).entity(reply.entity())
                             .header(HttpHeaders.CONTENT_TYPE, reply.contentType())
@@ -96,9 +98,8 @@ public class ChatCompletionsResource {
                             .header(GatewayOverhead.HEADER, GatewayOverhead.millis(reply.overheadNanos()))
                             .build());
         }
-        Uni<ChatCall> accepted = completions.accept(request, body, project, attribution.principal(), requestId, weaveCallId)
-                .onFailure().invoke(refusal -> refused.record(body, project, attribution.principal().userName(), refusal,
-                        arrived));
+        Uni<ChatCall> accepted = completions.accept(request, body, project, caller, requestId, weaveCallId)
+                .onFailure().invoke(refusal -> refused.record(body, project, caller.userName(), refusal, arrived));
         if (request.stream()) {
             return accepted.map(call -> ResponseBuilder.ok((Object) StreamedBody.of(stream.events(call)), "text/event-stream")
                     .header("Cache-Control", "no-cache")

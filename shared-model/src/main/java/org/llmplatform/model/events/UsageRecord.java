@@ -57,6 +57,12 @@ public record UsageRecord(
      */
     public static final int MAX_PAYLOAD_CHARS = 131_072;
 
+    /** A JSON {@code null} request or response is none, as a missing one is. */
+    public UsageRecord {
+        request = request == null || request.isNull() ? null : request;
+        response = response == null || response.isNull() ? null : response;
+    }
+
     /** A record of a request no call tracks. */
     public UsageRecord(int schemaVersion, String requestId, String projectId, String userId, String model, long promptTokens,
             long completionTokens, long latencyMs, String status, Instant startedAt, Instant endedAt) {
