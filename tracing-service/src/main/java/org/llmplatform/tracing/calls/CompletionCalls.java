@@ -16,8 +16,10 @@ import java.util.TreeMap;
 /**
  * Keeps one call per chat completion of the inference gateway (docs/tracing-service.md#usage-calls), through
  * {@code tracing.completion_calls}. A client's call of a completion (an {@code openai.chat.completions.create} of the
- * Weave SDKs, or any call whose output is that chat completion) is recognised by its output: a JSON object with the
- * completion's {@code id} and a {@code choices} array, as those SDKs record it, streamed or not. The gateway's call of
+ * Weave SDKs) is recognised by its output, a JSON object with the completion's {@code id} and a {@code choices} array,
+ * as those SDKs record it, streamed or not, and by its {@code summary.usage}, which they fill: a call that only
+ * returns a completion it did not count (a user's op around an untraced client) leaves the gateway's call, which
+ * counts its tokens. The gateway's call of
  * the same completion is dropped when the client's call arrives after it, and never written when it arrives before.
  * Both sides upsert the completion's row first, which serialises them on its key: whichever commits second sees the
  * other's call.
@@ -58,7 +60,7 @@ public class CompletionCalls {
     public List<Link> clientCalls(Collection<CallEndRow> ends) {
         TreeMap<String, Link> links = new TreeMap<>();
         for (CallEndRow end : ends) {
-            String completionId = completionId(end.outputJson());
+            String completionId = countsUsage(end.summaryJson()) ? completionId(end.outputJson()) : null;
             if (completionId != null) {
                 links.putIfAbsent(end.projectId() + '\n' + completionId, new Link(end.projectId(), completionId, end.id()));
             }
@@ -101,6 +103,19 @@ public class CompletionCalls {
         return Tuple.of(links.stream().map(Link::projectId).toArray(String[]::new),
                 links.stream().map(Link::completionId).toArray(String[]::new),
                 links.stream().map(Link::callId).toArray(String[]::new));
+    }
+
+    /** Whether a summary counts tokens: a non-empty {@code usage} object. */
+    private boolean countsUsage(String summaryJson) {
+        if (summaryJson == null || !summaryJson.contains("\"usage\"")) {
+            return false;
+        }
+        try {
+            JsonNode usage = json.readTree(summaryJson).path("usage");
+            return usage.isObject() && !usage.isEmpty();
+        } catch (IOException unreadable) {
+            return false;
+        }
     }
 
     /** The id of the chat completion an output is, or null; most outputs are told apart without being parsed. */

@@ -63,8 +63,8 @@ public class UsageCalls {
     }
 
     /**
-     * Records a poll of usage records: the claims one by one (records naming a completion call are rare),
-     * every other call in one transaction. Answers the records that cannot become a call, with an
+     * Records a poll of usage records, refused requests left out: the claims one by one (records naming a
+     * completion call are rare), every other call in one transaction. Answers the records that cannot become a call, with an
      * {@link IllegalArgumentException} each; those are not recorded.
      */
     public Uni<List<Refusal>> recordAll(List<UsageRecord> records) {
@@ -78,7 +78,8 @@ public class UsageCalls {
                 refusals.add(new Refusal(i, invalid));
             }
         }
-        return Multi.createFrom().iterable(valid.stream().filter(usage -> !UsageRecord.REFUSED.equals(usage.status())).toList())
+        List<UsageRecord> served = valid.stream().filter(usage -> !UsageRecord.REFUSED.equals(usage.status())).toList();
+        return Multi.createFrom().iterable(served)
                 .onItem().transformToUniAndConcatenate(usage -> claimed(usage).map(claimed -> claimed ? null : usage))
                 .collect().asList()
                 .flatMap(unclaimed -> writeCalls(unclaimed.stream().filter(Objects::nonNull).toList()))
@@ -111,7 +112,7 @@ public class UsageCalls {
             starts.add(CallStartRow.serverMade(projectId, id, id, OP_NAME, utc(usage.startedAt()),
                     attributes.toString(), inputs(usage).toString(), usage.userId()));
             ends.add(new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage),
-                    usage.response() == null || usage.response().isNull() ? null : usage.response().toString(), List.of(),
+                    usage.response() == null ? null : usage.response().toString(), List.of(),
                     summary(usage).toString(), null));
         }
         return store.writeGatewayCalls(starts, ends, List.copyOf(links.values()));

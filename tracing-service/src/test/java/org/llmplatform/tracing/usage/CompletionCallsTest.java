@@ -107,6 +107,21 @@ class CompletionCallsTest {
     }
 
     @Test
+    void anOpThatReturnsACompletionWithoutCountingItLeavesTheGatewaysCall() throws Exception {
+        String completion = "chatcmpl-" + UUID.randomUUID();
+        String wrapper = UUID.randomUUID().toString();
+        Map<String, Object> end = new java.util.HashMap<>(end(wrapper, completion, false));
+        end.put("summary", Map.of());
+        post("/call/upsert_batch", Map.of("batch", List.of(Map.of("mode", "start", "req", Map.of("start", start(wrapper))),
+                Map.of("mode", "end", "req", Map.of("end", end))))).statusCode(200);
+        produce(record(completion, UsageRecord.SUCCESS));
+        awaitConsumedUpTo(produceMarker());
+
+        assertEquals(List.of(wrapper, UsageCalls.callId(completion, STARTED)).stream().sorted().toList(),
+                callIdsWithoutMarkers().stream().sorted().toList());
+    }
+
+    @Test
     void completionsTracedByTheClientWhileTheirRecordsAreConsumedAreOneCallEach() throws Exception {
         int completions = 24;
         List<String> ids = new ArrayList<>();
