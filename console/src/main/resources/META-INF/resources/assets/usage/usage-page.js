@@ -1,7 +1,8 @@
 // A project's inference usage (#/p/<entity>/<project>/usage?from=YYYY-MM-DD&to=YYYY-MM-DD): requests, prompt and
 // completion tokens and cost per model per UTC day, as stacked bar charts and a table. The counts are the
-// gateway's (GET /v1/usage/daily, from the usage records it publishes for every completion); the cost prices
-// them with this project's LLM prices or else the platform's default prices, the price in effect on each day.
+// gateway's (GET /v1/usage/daily, from the usage records it publishes for every request: a failed one, or one it
+// refused such as a 422 or an unknown model, is an error); the cost prices them with this project's LLM prices or
+// else the platform's default prices, the price in effect on each day.
 import * as echarts from '/webjars/echarts/5.3.1/dist/echarts.esm.min.js';
 import { h, replace, state, formatNumber, formatCost } from '../shared/dom.js';
 import { api } from '../shared/api.js';
@@ -57,6 +58,7 @@ export async function renderUsage(view, [entity, project], params, isCurrent) {
   replace(view, h('h1', {}, 'Usage'), filters,
     h('dl', { class: 'facts usage-totals', 'aria-label': 'Totals' },
       h('dt', {}, 'Requests'), h('dd', {}, formatNumber(total('requests'))),
+      h('dt', {}, 'Errors'), h('dd', {}, formatNumber(total('errors'))),
       h('dt', {}, 'Prompt tokens'), h('dd', {}, formatNumber(total('prompt_tokens'))),
       h('dt', {}, 'Completion tokens'), h('dd', {}, formatNumber(total('completion_tokens'))),
       h('dt', {}, 'Cost'), h('dd', {}, priced ? formatCost(total('cost')) || '$0' : 'no price set for these models')),

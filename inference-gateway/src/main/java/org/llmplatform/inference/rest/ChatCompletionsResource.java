@@ -11,6 +11,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.RestResponse.ResponseBuilder;
@@ -19,11 +20,13 @@ import org.llmplatform.inference.service.ChatCompletionService;
 import org.llmplatform.inference.service.ChatStream;
 import org.llmplatform.inference.service.ProjectAttribution;
 import org.llmplatform.inference.service.ProjectPolicy;
+import org.llmplatform.inference.service.RefusedRequests;
 import org.llmplatform.inference.service.StreamedBody;
 import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
 import org.llmplatform.inference.service.response.ChatCompletion;
+import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 
@@ -43,9 +46,12 @@ public class ChatCompletionsResource {
     private final ProjectAttribution attribution;
     private final ObjectMapper json;
     private final ProjectPolicy policy;
+    private final RefusedRequests refused;
 
     public ChatCompletionsResource(ChatCompletionService completions, ChatStream stream,
-            UpstreamCompletionService upstream, ProjectAttribution attribution, ObjectMapper json, ProjectPolicy policy) {
+            UpstreamCompletionService upstream, ProjectAttribution attribution, ObjectMapper json, ProjectPolicy policy,
+            RefusedRequests refused) {
+        this.refused = refused;
         this.upstream = upstream;
         this.policy = policy;
         this.completions = completions;
@@ -65,13 +71,26 @@ public class ChatCompletionsResource {
             @RestHeader(ChatHeaders.COMPAT_PROJECT) String compatProject,
             @RestHeader(ChatHeaders.OPENAI_PROJECT) String openAiProject,
             @RestHeader(UsageRecord.WEAVE_CALL_HEADER) String weaveCallHeader, RoutingContext context) {
+        ProjectId project = attribution.project(compatProject, openAiProject);
+        Principal caller = attribution.principal();
+        Instant arrived = Instant.now();
+        try {
+            return create(body, project, caller, requestId, weaveCallHeader, context, arrived);
+        } catch (RuntimeException refusal) {
+            refused.record(body, project, caller.userName(), refusal, arrived);
+            throw refusal;
+        }
+    }
+
+    /** Everything that fails before a model runs the request is a refusal the project's usage counts. */
+    private Uni<RestResponse<Object>> create(JsonNode body, ProjectId project, Principal caller, String requestId,
+            String weaveCallHeader, RoutingContext context, Instant arrived) {
         ChatRequest request = ChatRequestParser.parse(body);
         String weaveCallId = ChatHeaders.weaveCallId(weaveCallHeader);
-        ProjectId project = attribution.project(compatProject, openAiProject);
         policy.admit(project.toString(), request.model());
         String responseRequestId = ChatHeaders.responseRequestId(requestId);
         if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) body, request.model(), project, attribution.principal().userName(),
+            return upstream.forward((ObjectNode) body, request.model(), project, caller.userName(),
                             requestId, weaveCallId, GatewayOverhead.arrivedNanos(context))
                     .map(reply -> ResponseBuilder.create(reply.status()).entity(reply.entity())
                             .header(HttpHeaders.CONTENT_TYPE, reply.contentType())
@@ -79,7 +98,8 @@ public class ChatCompletionsResource {
                             .header(GatewayOverhead.HEADER, GatewayOverhead.millis(reply.overheadNanos()))
                             .build());
         }
-        Uni<ChatCall> accepted = completions.accept(request, project, attribution.principal(), requestId, weaveCallId);
+        Uni<ChatCall> accepted = completions.accept(request, body, project, caller, requestId, weaveCallId)
+                .onFailure().invoke(refusal -> refused.record(body, project, caller.userName(), refusal, arrived));
         if (request.stream()) {
             return accepted.map(call -> ResponseBuilder.ok((Object) StreamedBody.of(stream.events(call)), "text/event-stream")
                     .header("Cache-Control", "no-cache")

@@ -19,11 +19,13 @@ import io.vertx.ext.web.impl.RoutingContextInternal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.llmplatform.inference.service.OpenAiException;
 import org.llmplatform.inference.service.ProjectAttribution;
 import org.llmplatform.inference.service.ProjectPolicy;
+import org.llmplatform.inference.service.RefusedRequests;
 import org.llmplatform.inference.service.UpstreamCompletionService;
 import org.llmplatform.inference.service.request.ChatRequest;
 import org.llmplatform.inference.service.request.ChatRequestParser;
@@ -61,10 +63,13 @@ public class UpstreamChatRoute {
     private final ErrorResponses errors;
     private final ObjectMapper json;
     private final long maxBodyBytes;
+    private final RefusedRequests refused;
 
     public UpstreamChatRoute(UpstreamCompletionService upstream, ApiKeyAuthenticator authenticator,
             ProjectAttribution attribution, ProjectPolicy policy, ErrorResponses errors, ObjectMapper json,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize) {
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize,
+            RefusedRequests refused) {
+        this.refused = refused;
         this.upstream = upstream;
         this.authenticator = authenticator;
         this.attribution = attribution;
@@ -144,18 +149,26 @@ public class UpstreamChatRoute {
 
     private void relay(RoutingContext context, ObjectNode body, ChatRequest chat, Principal caller) {
         HttpServerRequest request = context.request();
+        ProjectId project;
+        try {
+            project = attribution.project(caller, request.getHeader(ChatHeaders.COMPAT_PROJECT),
+                    request.getHeader(ChatHeaders.OPENAI_PROJECT));
+        } catch (RuntimeException refusal) {
+            refuse(context, refusal);
+            return;
+        }
+        Instant arrived = Instant.now();
         try {
             String requestId = request.getHeader(ChatHeaders.REQUEST_ID);
             String weaveCallId = ChatHeaders.weaveCallId(request.getHeader(UsageRecord.WEAVE_CALL_HEADER));
-            ProjectId project = attribution.project(caller, request.getHeader(ChatHeaders.COMPAT_PROJECT),
-                    request.getHeader(ChatHeaders.OPENAI_PROJECT));
             policy.admit(project.toString(), chat.model());
             String responseRequestId = ChatHeaders.responseRequestId(requestId);
             upstream.forward(body, chat.model(), project, caller.userName(), requestId, weaveCallId,
                             GatewayOverhead.arrivedNanos(context))
                     .subscribe().with(reply -> answer(context, reply, responseRequestId), failure -> refuse(context, failure));
-        } catch (RuntimeException refused) {
-            refuse(context, refused);
+        } catch (RuntimeException refusal) {
+            refused.record(body, project, caller.userName(), refusal, arrived);
+            refuse(context, refusal);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.llmplatform.inference.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.llmplatform.inference.service.request.ChatRequest;
@@ -9,7 +10,8 @@ import org.llmplatform.support.auth.ProjectId;
 /**
  * One accepted chat completion: its ids (and the call that tracks it, if its caller named one), its plan,
  * whom it is billed to, the concurrency slot it holds, and the completion tokens of each choice so far (for
- * the usage record, also on cancellation).
+ * the usage record, also on cancellation), with the request as it came and the text generated so far (for the
+ * record's request and answer).
  */
 public record ChatCall(
         String id,
@@ -17,12 +19,14 @@ public record ChatCall(
         String weaveCallId,
         long created,
         ChatRequest request,
+        JsonNode body,
         CompletionPlan plan,
         ProjectId project,
         String user,
         Instant started,
         ConcurrencyLimiter.Permit permit,
-        AtomicIntegerArray completionTokens) {
+        AtomicIntegerArray completionTokens,
+        ChoiceTexts texts) {
 
     public long totalCompletionTokens() {
         long total = 0;

@@ -1,5 +1,7 @@
 package org.llmplatform.inference.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,11 +42,13 @@ public class ChatCompletionService {
     private final ModelAliases aliases;
     private final ProjectPolicy policy;
     private final EngineWorkers workers;
+    private final ObjectMapper json;
 
     public ChatCompletionService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
             UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases, ProjectPolicy policy,
-            EngineWorkers workers) {
+            EngineWorkers workers, ObjectMapper json) {
         this.workers = workers;
+        this.json = json;
         this.checkpoints = checkpoints;
         this.aliases = aliases;
         this.policy = policy;
@@ -59,32 +63,35 @@ public class ChatCompletionService {
      * the request against it and the project's concurrency limit on an engine worker (tokenizing is CPU
      * work), where its generation then starts without another hand-off. The id is {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
      */
-    public Uni<ChatCall> accept(ChatRequest request, ProjectId project, Principal caller, String requestIdHeader,
-            String weaveCallId) {
+    public Uni<ChatCall> accept(ChatRequest request, JsonNode body, ProjectId project, Principal caller,
+            String requestIdHeader, String weaveCallId) {
         String requested = request.model();
         String backend = aliases.backend(requested);
         Uni<ServedModel> model = CheckpointName.looksLikeOne(backend)
                 ? checkpoints.resolve(backend, caller).map(served -> served.as(requested))
                 : Uni.createFrom().item(() -> planner.model(backend, requested).as(requested));
         return model.emitOn(workers)
-                .map(served -> accept(request, served, project, caller.userName(), requestIdHeader, weaveCallId));
+                .map(served -> accept(request, body, served, project, caller.userName(), requestIdHeader, weaveCallId));
     }
 
-    private ChatCall accept(ChatRequest request, ServedModel model, ProjectId project, String user,
+    private ChatCall accept(ChatRequest request, JsonNode body, ServedModel model, ProjectId project, String user,
             String requestIdHeader, String weaveCallId) {
         CompletionPlan plan = planner.plan(request, model);
         ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : request.requestId() != null ? request.requestId() : Uuids.v7().toString();
         Instant now = Instant.now();
-        return new ChatCall("chatcmpl-" + base, base, weaveCallId, now.getEpochSecond(), request, plan, project, user, now, permit,
-                new AtomicIntegerArray(plan.choices()));
+        return new ChatCall("chatcmpl-" + base, base, weaveCallId, now.getEpochSecond(), request, body, plan, project, user,
+                now, permit, new AtomicIntegerArray(plan.choices()), new ChoiceTexts(plan.choices(), plan.echo()));
     }
 
     /** The steps of every choice; when they end the slot is released and the usage published. */
     public Multi<ChoiceStep> run(ChatCall call) {
         return runner.run(call.plan())
-                .onItem().invoke(step -> call.completionTokens().set(step.index(), step.completionTokens()))
+                .onItem().invoke(step -> {
+                    call.completionTokens().set(step.index(), step.completionTokens());
+                    call.texts().add(step);
+                })
                 .onTermination().invoke((failure, cancelled) -> finish(call, failure, cancelled));
     }
 
@@ -125,9 +132,14 @@ public class ChatCompletionService {
         call.permit().release();
         policy.charge(call.project().toString(), call.plan().prompt().length + call.totalCompletionTokens());
         Instant ended = Instant.now();
-        String status = failure != null ? "error" : cancelled ? "cancelled" : "success";
+        String status = failure != null ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
+        ChatCompletion answer = ChatCompletion.of(call.id(), call.created(), call.modelId(),
+                call.texts().choices(call.plan().role()),
+                ChatCompletion.Usage.of(call.plan().prompt().length, call.totalCompletionTokens()));
         usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, call.id(), call.project().toString(), call.user(),
                 call.modelId(), call.plan().prompt().length, call.totalCompletionTokens(),
-                Duration.between(call.started(), ended).toMillis(), status, call.started(), ended, call.weaveCallId()));
+                Duration.between(call.started(), ended).toMillis(), status, call.started(), ended, call.weaveCallId(),
+                call.id(), UsageRecord.withinLimit(call.body()), UsageRecord.withinLimit(json.valueToTree(answer)),
+                failure == null ? null : String.valueOf(failure.getMessage())));
     }
 }

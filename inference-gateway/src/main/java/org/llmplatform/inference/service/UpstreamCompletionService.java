@@ -1,6 +1,7 @@
 package org.llmplatform.inference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -64,12 +65,14 @@ public class UpstreamCompletionService {
                         permit.release();
                         policy.charge(projectId, tally.prompt.get() + tally.completion.get());
                         overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
-                        String status = failure != null || reply.status() != 200 || tally.failed.get() ? "error"
-                                : cancelled ? "cancelled" : "success";
+                        boolean failed = failure != null || reply.status() != 200 || tally.failed.get();
+                        String status = failed ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
                         Instant ended = Instant.now();
                         usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
                                 projectId, user, model, tally.prompt.get(), tally.completion.get(),
-                                Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId));
+                                Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId,
+                                tally.id, UsageRecord.withinLimit(body), UsageRecord.withinLimit(tally.answer(model)),
+                                failed ? errorOf(failure, reply) : null));
                     };
                     if (reply.isStreamed()) {
                         return reply.withStream(reply.stream().whenFinished(finish)).withOverhead(beforeFirstByte);
@@ -80,7 +83,20 @@ public class UpstreamCompletionService {
                 .onFailure().invoke(permit::release);
     }
 
+    private static String errorOf(Throwable failure, UpstreamReply reply) {
+        if (failure != null) {
+            return String.valueOf(failure.getMessage());
+        }
+        return reply.status() != 200 ? "the upstream answered " + reply.status() : "the upstream's answer reported an error";
+    }
+
+    /**
+     * What the upstream answered: a non-streamed completion as the client got it (the model renamed to ours); of a
+     * stream, whose chunks are relayed without being read, its id and usage.
+     */
     private static final class Tally implements UpstreamRouter.UsageSink {
+        private volatile String id;
+        private volatile JsonNode answered;
         private final AtomicLong prompt = new AtomicLong();
         private final AtomicLong completion = new AtomicLong();
         private final AtomicBoolean failed = new AtomicBoolean();
@@ -88,9 +104,27 @@ public class UpstreamCompletionService {
         private final AtomicLong relayed = new AtomicLong();
 
         @Override
-        public void count(JsonNode usage) {
+        public void count(JsonNode completionOrUsageChunk) {
+            JsonNode usage = completionOrUsageChunk.path("usage");
             prompt.set(usage.path("prompt_tokens").asLong(0));
             completion.set(usage.path("completion_tokens").asLong(0));
+            id = completionOrUsageChunk.path("id").isTextual() ? completionOrUsageChunk.get("id").textValue() : null;
+            answered = completionOrUsageChunk.path("choices").isEmpty() ? null : completionOrUsageChunk;
+        }
+
+        JsonNode answer(String model) {
+            if (answered != null) {
+                // the router renamed its model to ours after counting it
+                return answered;
+            }
+            if (id == null) {
+                return null;
+            }
+            ObjectNode streamed = JsonNodeFactory.instance.objectNode().put("id", id).put("object", "chat.completion")
+                    .put("model", model);
+            streamed.putObject("usage").put("prompt_tokens", prompt.get()).put("completion_tokens", completion.get())
+                    .put("total_tokens", prompt.get() + completion.get());
+            return streamed;
         }
 
         @Override

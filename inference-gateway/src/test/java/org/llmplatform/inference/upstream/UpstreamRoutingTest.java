@@ -84,6 +84,31 @@ class UpstreamRoutingTest {
     }
 
     @Test
+    void theUsageRecordOfAnUpstreamCompletionCarriesTheIdTheClientGotItsRequestAndItsAnswer() {
+        String requestId = TestIdentities.unique("req");
+        String body = "{\"model\":\"upstream-small\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        String id = given().header("Authorization", "Bearer " + key).header("X-Request-Id", requestId)
+                .contentType(ContentType.JSON).body(body).post("/v1/chat/completions").then().statusCode(200)
+                .extract().path("id");
+        JsonNode usage = UsageTopic.awaitRecord(user + "/inference", "chatcmpl-" + requestId);
+        assertEquals(id, usage.path("response_id").asText(), usage.toString());
+        assertEquals("hi", usage.at("/request/messages/0/content").asText(), usage.toString());
+        assertEquals("Hello there", usage.at("/response/choices/0/message/content").asText(), usage.toString());
+        assertEquals("upstream-small", usage.at("/response/model").asText(), usage.toString());
+
+        String streamRequestId = TestIdentities.unique("req");
+        String events = given().header("Authorization", "Bearer " + key).header("X-Request-Id", streamRequestId)
+                .contentType(ContentType.JSON).body(body.replaceFirst("\\{", "{\"stream\":true,")).post("/v1/chat/completions")
+                .then().statusCode(200).extract().asString();
+        String streamedId = io.restassured.path.json.JsonPath.from(events.lines().filter(line -> line.startsWith("data: {"))
+                .findFirst().orElseThrow().substring("data: ".length())).getString("id");
+        JsonNode streamed = UsageTopic.awaitRecord(user + "/inference", "chatcmpl-" + streamRequestId);
+        assertEquals(streamedId, streamed.path("response_id").asText(), streamed.toString());
+        assertEquals(streamedId, streamed.at("/response/id").asText(), streamed.toString());
+        assertEquals(5, streamed.at("/response/usage/prompt_tokens").asInt(), streamed.toString());
+    }
+
+    @Test
     void a503IsRetriedBeforeAnythingIsSent() {
         chat("flaky", "").then().statusCode(200).body("choices[0].message.content", equalTo("Hello there"));
     }

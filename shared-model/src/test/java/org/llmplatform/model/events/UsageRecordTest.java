@@ -27,4 +27,32 @@ class UsageRecordTest {
         assertNull(older.weaveCallId());
         assertEquals(5, older.totalTokens());
     }
+
+    @Test
+    void theCompletionsIdRequestAndAnswerAreOptionalFields() throws Exception {
+        Instant at = Instant.parse("2025-01-01T00:00:00Z");
+        UsageRecord answered = new UsageRecord(1, "chatcmpl-3", "team/p", "ada", "m", 3, 2, 1, UsageRecord.SUCCESS, at, at,
+                null, "chatcmpl-3", JSON.readTree("{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"),
+                JSON.readTree("{\"id\": \"chatcmpl-3\", \"choices\": []}"), null);
+        String written = JSON.writeValueAsString(answered);
+        assertEquals("hi", JSON.readTree(written).at("/request/messages/0/content").asText());
+        assertEquals(answered, JSON.readValue(written, UsageRecord.class));
+
+        UsageRecord older = JSON.readValue("""
+                {"schema_version": 1, "request_id": "chatcmpl-4", "project_id": "team/p", "model": "m",
+                 "prompt_tokens": 3, "completion_tokens": 2, "latency_ms": 1, "status": "success", "weave_call_id": "c"}""",
+                UsageRecord.class);
+        assertNull(older.responseId());
+        assertNull(older.request());
+        assertNull(older.response());
+    }
+
+    @Test
+    void aPayloadPastTheLimitIsThePlaceholder() throws Exception {
+        String longText = "x".repeat(UsageRecord.MAX_PAYLOAD_CHARS);
+        assertEquals(UsageRecord.exceedsLimits(),
+                UsageRecord.withinLimit(JSON.createObjectNode().put("content", longText)));
+        assertEquals("short", UsageRecord.withinLimit(JSON.createObjectNode().put("content", "short")).path("content").asText());
+        assertNull(UsageRecord.withinLimit(null));
+    }
 }

@@ -154,26 +154,51 @@ public class CallStore {
             RETURNING 1""";
 
     private final Pool pool;
+    private final CompletionCalls completions;
 
-    public CallStore(Pool pool) {
+    public CallStore(Pool pool, CompletionCalls completions) {
         this.pool = pool;
+        this.completions = completions;
     }
 
     public Uni<Void> start(CallStartRow row) {
         return start(pool, row);
     }
 
+    /** An end whose output is a chat completion also links it to that completion, in the same transaction. */
     public Uni<Void> end(CallEndRow row) {
-        return end(pool, row);
+        List<CompletionCalls.Link> links = completions.clientCalls(List.of(row));
+        if (links.isEmpty()) {
+            return end(pool, row);
+        }
+        return pool.withTransaction(tx -> end(tx, row).chain(() -> completions.linkClientCalls(tx, links)));
     }
 
     /**
      * Writes the parts of a batch in one transaction. The first start and first end of a call go in
      * one row (half the writes for the usual batch, where both parts travel together); the remaining
      * starts, then the remaining ends, follow in order, so the merge is the same as part by part. Each
-     * group is one statement over arrays of all its rows (see {@link UnnestUpsert}).
+     * group is one statement over arrays of all its rows (see {@link UnnestUpsert}). Ends whose output is a chat
+     * completion are linked to it ({@link CompletionCalls}) in the same transaction.
      */
     public Uni<Void> writeBatch(List<CallStartRow> starts, List<CallEndRow> ends) {
+        List<CompletionCalls.Link> links = completions.clientCalls(ends);
+        return pool.withTransaction(tx -> writeBatch(tx, starts, ends).chain(() -> completions.linkClientCalls(tx, links)));
+    }
+
+    /**
+     * Writes the calls the inference gateway's usage records make of chat completions ({@code links}: the completion
+     * of each call), except those whose completion a client's call already records, in one transaction.
+     */
+    public Uni<Void> writeGatewayCalls(List<CallStartRow> starts, List<CallEndRow> ends, List<CompletionCalls.Link> links) {
+        return pool.withTransaction(tx -> completions.linkGatewayCalls(tx, links).flatMap(recordedByClient -> writeBatch(tx,
+                starts.stream().filter(start -> !recordedByClient.contains(CompletionCalls.key(start.projectId(), start.id())))
+                        .toList(),
+                ends.stream().filter(end -> !recordedByClient.contains(CompletionCalls.key(end.projectId(), end.id())))
+                        .toList())));
+    }
+
+    private static Uni<Void> writeBatch(SqlClient tx, List<CallStartRow> starts, List<CallEndRow> ends) {
         Map<String, CallEndRow> firstEnds = new HashMap<>();
         ends.forEach(end -> firstEnds.putIfAbsent(key(end.projectId(), end.id()), end));
         Set<CallEndRow> paired = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -188,9 +213,9 @@ public class CallStore {
             }
         }
         List<Tuple> endsAlone = ends.stream().filter(end -> !paired.contains(end)).map(CallStore::endValues).toList();
-        return pool.withTransaction(tx -> batch(tx, BATCH_COMPLETE, complete)
+        return batch(tx, BATCH_COMPLETE, complete)
                 .chain(() -> batch(tx, BATCH_START, startsAlone))
-                .chain(() -> batch(tx, BATCH_END, endsAlone)));
+                .chain(() -> batch(tx, BATCH_END, endsAlone));
     }
 
     /** An update part: only the display name, last write wins; an unknown id stays invisible. */

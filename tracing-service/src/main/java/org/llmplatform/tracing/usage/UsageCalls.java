@@ -12,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
@@ -20,11 +21,17 @@ import org.llmplatform.support.messaging.PollConsumer.Refusal;
 import org.llmplatform.tracing.calls.CallEndRow;
 import org.llmplatform.tracing.calls.CallStartRow;
 import org.llmplatform.tracing.calls.CallStore;
+import org.llmplatform.tracing.calls.CompletionCalls;
 import org.llmplatform.tracing.completions.CompletionService;
 
 /**
  * Records each chat completion the inference gateway reports as a finished call in the caller's
- * project, with {@code summary.usage} keyed by model. The call id is derived from the request id and start
+ * project, with {@code summary.usage} keyed by model, the request as its inputs and the answer as its output (as a
+ * client-side tracer records an openai call). One completion is one call: when a client traced it too (its call's
+ * output is the completion, with the id the record names), the client's call is that completion's, and the
+ * gateway's is not written or is dropped, whichever came first ({@link CompletionCalls}). A request the gateway
+ * refused before any model ran it is counted by the gateway's usage totals and is no call: a client that traces
+ * records its error itself, and one that does not got the error in its answer. The call id is derived from the request id and start
  * ({@link #callId}), so a redelivered record writes the same call again, which changes nothing. A completion that
  * {@code /completions} tracked (the record names its {@code weave.completions_create} call, which holds
  * the same usage) is that call: the record claims it instead of adding a second one, so every total
@@ -56,8 +63,8 @@ public class UsageCalls {
     }
 
     /**
-     * Records a poll of usage records: the claims one by one (records naming a completion call are rare),
-     * every other call in one transaction. Answers the records that cannot become a call, with an
+     * Records a poll of usage records, refused requests left out: the claims one by one (records naming a
+     * completion call are rare), every other call in one transaction. Answers the records that cannot become a call, with an
      * {@link IllegalArgumentException} each; those are not recorded.
      */
     public Uni<List<Refusal>> recordAll(List<UsageRecord> records) {
@@ -71,7 +78,8 @@ public class UsageCalls {
                 refusals.add(new Refusal(i, invalid));
             }
         }
-        return Multi.createFrom().iterable(valid)
+        List<UsageRecord> served = valid.stream().filter(usage -> !UsageRecord.REFUSED.equals(usage.status())).toList();
+        return Multi.createFrom().iterable(served)
                 .onItem().transformToUniAndConcatenate(usage -> claimed(usage).map(claimed -> claimed ? null : usage))
                 .collect().asList()
                 .flatMap(unclaimed -> writeCalls(unclaimed.stream().filter(Objects::nonNull).toList()))
@@ -93,17 +101,29 @@ public class UsageCalls {
         }
         List<CallStartRow> starts = new ArrayList<>(usages.size());
         List<CallEndRow> ends = new ArrayList<>(usages.size());
+        TreeMap<String, CompletionCalls.Link> links = new TreeMap<>();
         for (UsageRecord usage : usages) {
             String projectId = projectId(usage.projectId());
             String id = callId(usage.requestId(), usage.startedAt());
+            String completionId = usage.responseId() != null && !usage.responseId().isBlank() ? usage.responseId()
+                    : usage.requestId();
+            links.putIfAbsent(projectId + '\n' + completionId, new CompletionCalls.Link(projectId, completionId, id));
             ObjectNode attributes = NODES.objectNode().put("source", SOURCE).put("request_id", usage.requestId());
-            ObjectNode inputs = NODES.objectNode().put("model", usage.model());
             starts.add(CallStartRow.serverMade(projectId, id, id, OP_NAME, utc(usage.startedAt()),
-                    attributes.toString(), inputs.toString(), usage.userId()));
-            ends.add(new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage), null, List.of(),
+                    attributes.toString(), inputs(usage).toString(), usage.userId()));
+            ends.add(new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage),
+                    usage.response() == null ? null : usage.response().toString(), List.of(),
                     summary(usage).toString(), null));
         }
-        return store.writeBatch(starts, ends);
+        return store.writeGatewayCalls(starts, ends, List.copyOf(links.values()));
+    }
+
+    /** The request as the gateway read it (model, messages, sampling parameters), else (an older record) its model. */
+    private static ObjectNode inputs(UsageRecord usage) {
+        if (usage.request() instanceof ObjectNode request) {
+            return request;
+        }
+        return NODES.objectNode().put("model", usage.model());
     }
 
     private static ObjectNode summary(UsageRecord usage) {
@@ -118,7 +138,11 @@ public class UsageCalls {
     }
 
     private static String exception(UsageRecord usage) {
-        return "success".equals(usage.status()) ? null : "inference request ended with status '" + usage.status() + "'";
+        if (UsageRecord.SUCCESS.equals(usage.status())) {
+            return null;
+        }
+        String ended = "inference request ended with status '" + usage.status() + "'";
+        return usage.error() == null || usage.error().isBlank() ? ended : ended + ": " + usage.error();
     }
 
     private static void requireValid(UsageRecord usage) {

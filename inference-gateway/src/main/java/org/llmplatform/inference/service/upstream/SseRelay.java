@@ -180,7 +180,7 @@ final class SseRelay implements StreamedBody {
                 return;
             }
             if (chunk.path("usage").isObject() && chunk.path("choices").isEmpty()) {
-                usage.count(chunk.path("usage"));
+                usage.count(chunk);
                 if (!clientWantsUsage) {
                     return;
                 }

@@ -179,7 +179,7 @@ public class UpstreamRouter {
                 throw new JsonProcessingException("not a JSON object") {
                 };
             }
-            usage.count(completion.path("usage"));
+            usage.count(completion);
             if (!renamed && model.equals(object.path("model").asText(model))) {
                 return body.toString();
             }
@@ -280,7 +280,8 @@ public class UpstreamRouter {
 
     /** Where the relay reports the usage it saw, whether the request failed, and where its time went. */
     public interface UsageSink {
-        void count(JsonNode usage);
+        /** A non-streamed completion, or a stream's usage chunk: its {@code id} and {@code usage}, as the upstream sent them. */
+        void count(JsonNode completionOrUsageChunk);
 
         void failed();
 
