@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=tracing-service/target/bench-search.log
 mkdir -p tracing-service/target
-mvn -q -o -pl tracing-service test -Dtest=SearchBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false \
+mvn -q -o -pl tracing-service -am test -Dtest=SearchBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false \
   -Dquarkus.log.level=WARN -Dquarkus.log.category.\"org.apache.kafka\".level=ERROR "$@" > "$log" 2>&1
 status=$?
 grep '^BENCH' "$log"

@@ -62,8 +62,20 @@ class SearchBenchmark {
         measure(project, key, "calls/query_stats", filter, "query_stats trace_ids x200");
         measure(project, key, "calls/stream_query", filter + ", \"limit\": 50, \"sort_by\": [{\"field\": \"started_at\","
                 + " \"direction\": \"desc\"}]", "stream_query trace_ids x200 page");
-        measure(project, key, "calls/query_stats", "\"filter\": {\"parent_ids\": [" + oldTraces.replace("t", "") + "]}",
+        String oldTraceIds = "[" + IntStream.rangeClosed(1, 200).mapToObj(i -> "{\"$literal\": \"t" + i * 10 + "\"}")
+                .collect(Collectors.joining(", ")) + "]";
+        String asAny = "\"query\": {\"$expr\": {\"$in\": [{\"$getField\": \"trace_id\"}, " + oldTraceIds + "]}}";
+        measure(project, key, "calls/query_stats", asAny, "baseline: query_stats trace_id $in x200 (= ANY)");
+        measure(project, key, "calls/stream_query", asAny + ", \"limit\": 50, \"sort_by\": [{\"field\": \"started_at\","
+                + " \"direction\": \"desc\"}]", "baseline: stream_query trace_id $in x200 (= ANY) page");
+        String oldParents = IntStream.rangeClosed(1, 200).mapToObj(i -> "\"%08d\"".formatted(i * 10))
+                .collect(Collectors.joining(", "));
+        measure(project, key, "calls/query_stats", "\"filter\": {\"parent_ids\": [" + oldParents + "]}",
                 "query_stats parent_ids x200");
+        String allCalls = "\"limit\": 50, \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
+        for (String word : new String[] {"dragon", "wizard"}) {
+            measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'");
+        }
     }
 
     /**
@@ -80,9 +92,9 @@ class SearchBenchmark {
             int side = sequence[round];
             execute(side == 1 ? "DROP INDEX IF EXISTS tracing.calls_inputs_text; DROP INDEX IF EXISTS tracing.calls_output_text"
                     : """
-                    CREATE INDEX IF NOT EXISTS calls_inputs_text ON tracing.calls USING gin ((inputs::text) gin_trgm_ops)
+                    CREATE INDEX IF NOT EXISTS calls_inputs_text ON tracing.calls USING gin ((inputs::text) tracing.gin_trgm_ops)
                         WHERE started_at IS NOT NULL AND deleted_at IS NULL;
-                    CREATE INDEX IF NOT EXISTS calls_output_text ON tracing.calls USING gin ((output::text) gin_trgm_ops)
+                    CREATE INDEX IF NOT EXISTS calls_output_text ON tracing.calls USING gin ((output::text) tracing.gin_trgm_ops)
                         WHERE started_at IS NOT NULL AND deleted_at IS NULL""");
             String project = user + "/ingest" + round;
             long began = System.nanoTime();
@@ -149,9 +161,9 @@ class SearchBenchmark {
                     """).formatted(project, CALLS, TOPICS));
             double inserted = (System.nanoTime() - began) / 1e9;
             statement.execute("""
-                    CREATE INDEX calls_inputs_text ON tracing.calls USING gin ((inputs::text) gin_trgm_ops)
+                    CREATE INDEX calls_inputs_text ON tracing.calls USING gin ((inputs::text) tracing.gin_trgm_ops)
                         WHERE started_at IS NOT NULL AND deleted_at IS NULL;
-                    CREATE INDEX calls_output_text ON tracing.calls USING gin ((output::text) gin_trgm_ops)
+                    CREATE INDEX calls_output_text ON tracing.calls USING gin ((output::text) tracing.gin_trgm_ops)
                         WHERE started_at IS NOT NULL AND deleted_at IS NULL""");
             statement.execute("ANALYZE tracing.calls");
             System.out.printf("BENCH load: %d calls by INSERT ... SELECT in %.0f s, trigram indexes built in %.0f s%n", CALLS,
