@@ -88,6 +88,14 @@ try {
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByRole('row', { name: /answerQuestion/ }).waitFor();
   await page.getByText(/^1 trace$/).waitFor();
+  // Text only inside the root's inputs object ({question: ...}), in other case: the search reads the JSON.
+  await page.getByLabel('Search').fill('no such text anywhere');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('No call matches these filters.').waitFor();
+  await page.getByLabel('Search').fill('WHAT IS THE capital');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByRole('row', { name: /answerQuestion/ }).waitFor();
+  await page.getByText(/^1 trace$/).waitFor();
   await page.getByRole('button', { name: 'Clear' }).click();
   await page.getByText(/^3 traces$/).waitFor();
   await page.getByRole('button', { name: 'Latency' }).click();

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.llmplatform.tracing.common.Cursors;
 import org.llmplatform.tracing.query.CallFields;
+import org.llmplatform.tracing.query.Page;
 import org.llmplatform.tracing.query.QuerySql;
 import org.llmplatform.tracing.query.SortKey;
 import org.llmplatform.tracing.query.SqlParams;
@@ -61,6 +62,12 @@ public class CallQueryStore {
                 WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id
                     AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END""".formatted(STORAGE_SIZE.formatted("t"));
 
+    /**
+     * How many calls, in the query's order, a page of a search reads before it asks the trigram indexes
+     * instead (docs/tracing-service.md#searching-inputs-and-outputs).
+     */
+    static final int SEARCH_WALK = 5000;
+
     private final Pool pool;
 
     public CallQueryStore(Pool pool) {
@@ -82,6 +89,11 @@ public class CallQueryStore {
                     Row row = rows.iterator().next();
                     return new CallStats(row.getLong("count"), row.getLong("total_storage_size_bytes"));
                 });
+    }
+
+    /** The statements {@link #stream} and {@link #stats} run, for their plans. */
+    static List<SqlStatement> statements(CallsQuery query) {
+        return List.of(new Statement(query).select(), new Statement(query).stats());
     }
 
     /** One query's statements; the select has one row per call with the columns {@code CallStore.toStoredCall} reads. */
@@ -106,10 +118,35 @@ public class CallQueryStore {
             selected.add((query.costs() ? "tracing.call_costs(c.project_id, c.started_at, c.summary)::text" : "NULL::text")
                     + " AS costs");
             selected.add((query.feedback() ? "tracing.call_feedback(c.project_id, c.id)::text" : "NULL::text") + " AS feedback");
-            sql.append(String.join(", ", selected)).append(" FROM tracing.calls c WHERE ").append(where());
-            sql.append(" ORDER BY ").append(String.join(", ", orderBy()));
+            sql.append(String.join(", ", selected)).append(" FROM tracing.calls c WHERE ");
+            String order = String.join(", ", orderBy());
+            boolean pagedSearch = query.query() != null && query.page() != null && query.page().limit() != null
+                    && CallFields.searchesDocuments(query.query());
+            sql.append(pagedSearch ? searchedRows(order) : where());
+            sql.append(" ORDER BY ").append(order);
             appendPage(sql);
             return new SqlStatement(sql.toString(), params.values());
+        }
+
+        /**
+         * The rows of a page of a search. A word that is common fills the page from the first calls in the
+         * query's order, where the trigram indexes would hand over every call holding it; a rare word does
+         * not, and its calls come from the indexes. So the first {@link #SEARCH_WALK} calls the other
+         * conditions keep are searched in order, and only when they hold fewer than the page's rows does the
+         * search ask the indexes (an init plan PostgreSQL runs only when the CASE reaches it).
+         */
+        private String searchedRows(String order) {
+            String structural = structuralWhere();
+            String expr = QuerySql.condition(fields, params, query.query());
+            Page page = query.page();
+            long wanted = page.limit() + (page.offset() == null ? 0 : page.offset());
+            String wantedSql = params.bind(wanted, "bigint");
+            String walked = "SELECT c.row_id FROM (SELECT c.ctid AS row_id, c.* FROM tracing.calls c WHERE " + structural
+                    + " ORDER BY " + order + " LIMIT " + params.bind((long) SEARCH_WALK, "bigint") + ") c WHERE " + expr
+                    + " ORDER BY " + order + " LIMIT " + wantedSql;
+            return "c.ctid = ANY(CASE WHEN (SELECT count(*) FROM (" + walked + ") walked) = " + wantedSql
+                    + " THEN ARRAY(" + walked + ") ELSE ARRAY(SELECT c.ctid FROM tracing.calls c WHERE " + structural
+                    + " AND " + expr + ") END)";
         }
 
         SqlStatement stats() {
@@ -123,6 +160,13 @@ public class CallQueryStore {
         }
 
         private String where() {
+            String structural = structuralWhere();
+            return query.query() == null ? structural
+                    : structural + " AND " + QuerySql.condition(fields, params, query.query());
+        }
+
+        /** The project, visibility and filter conditions: everything but the {@code $expr}. */
+        private String structuralWhere() {
             List<String> conditions = new ArrayList<>();
             conditions.add("c.project_id = " + params.bind(query.projectId(), "text"));
             conditions.add("c.started_at IS NOT NULL");
@@ -131,18 +175,15 @@ public class CallQueryStore {
             opNames(filter.opNames(), conditions);
             overlaps("input_refs", filter.inputRefs(), conditions);
             overlaps("output_refs", filter.outputRefs(), conditions);
-            anyOf("c.parent_id", filter.parentIds(), conditions);
-            anyOf("c.trace_id", filter.traceIds(), conditions);
-            anyOf("c.id", filter.callIds(), conditions);
-            anyOf("c.thread_id", filter.threadIds(), conditions);
-            anyOf("c.turn_id", filter.turnIds(), conditions);
+            oneOfIds("c.parent_id", filter.parentIds(), conditions);
+            oneOfIds("c.trace_id", filter.traceIds(), conditions);
+            oneOfIds("c.id", filter.callIds(), conditions);
+            oneOfIds("c.thread_id", filter.threadIds(), conditions);
+            oneOfIds("c.turn_id", filter.turnIds(), conditions);
             anyOf("c.svc_user_id", filter.svcUserIds(), conditions);
             anyOf("c.svc_run_id", filter.svcRunIds(), conditions);
             if (Boolean.TRUE.equals(filter.traceRootsOnly())) {
                 conditions.add("c.parent_id IS NULL");
-            }
-            if (query.query() != null) {
-                conditions.add(QuerySql.condition(fields, params, query.query()));
             }
             return String.join(" AND ", conditions);
         }
@@ -173,6 +214,17 @@ public class CallQueryStore {
             if (values != null && !values.isEmpty()) {
                 conditions.add("cardinality(c." + column + ") > 0 AND c." + column + " && "
                         + params.bind(values.toArray(String[]::new), "text[]"));
+            }
+        }
+
+        /**
+         * A list of ids as a semi-join, so the calls come from the id's index whatever the order: as
+         * {@code = ANY(...)} PostgreSQL may instead walk the project in started_at order and test each call,
+         * which read a million calls when the ids were old (docs/tracing-service.md#calls-query).
+         */
+        private void oneOfIds(String column, List<String> values, List<String> conditions) {
+            if (values != null && !values.isEmpty()) {
+                conditions.add(column + " IN (SELECT unnest(" + params.bind(values.toArray(String[]::new), "text[]") + "))");
             }
         }
 

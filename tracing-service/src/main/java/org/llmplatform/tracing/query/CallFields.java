@@ -124,6 +124,10 @@ public final class CallFields implements FieldResolver {
             }
         }
         List<String> rest = path.subList(expandedTo, path.size());
+        if (path.size() == 1) {
+            // No parameter: a search of the whole document does not read the path.
+            return new JsonPath(document, "'{}'::text[]", true);
+        }
         return new JsonPath(document, params.bind(rest.toArray(String[]::new), "text[]"));
     }
 
@@ -144,6 +148,21 @@ public final class CallFields implements FieldResolver {
         }
         return new JsonPath(latest.formatted("payload"),
                 params.bind(path.subList(1, path.size()).toArray(String[]::new), "text[]"));
+    }
+
+    /** Whether the condition has a {@code $contains} on a whole JSON column (a search of its text). */
+    public static boolean searchesDocuments(Expr.Operation operation) {
+        if (operation instanceof Expr.And and) {
+            return and.operands().stream().anyMatch(CallFields::searchesDocuments);
+        }
+        if (operation instanceof Expr.Or or) {
+            return or.operands().stream().anyMatch(CallFields::searchesDocuments);
+        }
+        if (operation instanceof Expr.Not not) {
+            return searchesDocuments(not.operand());
+        }
+        return operation instanceof Expr.Contains contains && contains.input() instanceof Expr.GetField field
+                && JSON_ROOTS.contains(field.path());
     }
 
     public static boolean neverNull(String field) {

@@ -119,13 +119,44 @@ final class ExprCompiler {
     }
 
     private String contains(Contains contains) {
-        String input = typed(value(contains.input()), SqlType.TEXT);
+        SqlValue searched = value(contains.input());
+        if (searched instanceof JsonPath document && document.wholeDocument()) {
+            return containsInDocument(document, value(contains.substring()), contains.caseInsensitive());
+        }
+        String input = typed(searched, SqlType.TEXT);
         String substring = typed(value(contains.substring()), SqlType.TEXT);
         if (contains.caseInsensitive()) {
             input = "lower(" + input + ")";
             substring = "lower(" + substring + ")";
         }
         return "coalesce(strpos(" + input + ", " + substring + ") > 0, false)";
+    }
+
+    /**
+     * {@code $contains} on a whole JSON column ({@code inputs}, {@code output}, ...): the substring, escaped as
+     * inside a JSON string, occurs in the column's JSON text, so it finds any key or value at any depth
+     * (docs/tracing-service.md#searching-inputs-and-outputs). A literal becomes a LIKE pattern, which the
+     * trigram indexes of migration V16 serve.
+     */
+    private String containsInDocument(JsonPath document, SqlValue substring, boolean caseInsensitive) {
+        String text = "(" + document.documentSql() + ")::text";
+        if (substring instanceof Constant constant && !constant.value().isNull()) {
+            String needle = JsonText.escaped(Literals.as(constant.value(), SqlType.TEXT).toString());
+            String pattern = params.bind("%" + escapeLike(needle) + "%", "text");
+            // Two-valued without coalesce(), which would hide the LIKE from the planner and its index.
+            return "(" + document.documentSql() + " IS NOT NULL AND " + text + (caseInsensitive ? " ILIKE " : " LIKE ")
+                    + pattern + ")";
+        }
+        String needle = typed(substring, SqlType.TEXT);
+        if (caseInsensitive) {
+            text = "lower(" + text + ")";
+            needle = "lower(" + needle + ")";
+        }
+        return "coalesce(strpos(" + text + ", tracing.json_string_content(" + needle + ")) > 0, false)";
+    }
+
+    private static String escapeLike(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
     private String containsToken(ContainsToken contains) {

@@ -12,8 +12,13 @@ public sealed interface SqlValue {
     /**
      * A value inside a JSON document, read as ClickHouse's JSON_VALUE reads it (scalar text, '' when
      * missing); its type comes from what it is compared with (docs/tracing-service.md#query-typing).
+     * {@code wholeDocument}: the path is empty, so {@code $contains} searches the document's JSON text.
      */
-    record JsonPath(String documentSql, String pathSql) implements SqlValue {
+    record JsonPath(String documentSql, String pathSql, boolean wholeDocument) implements SqlValue {
+        JsonPath(String documentSql, String pathSql) {
+            this(documentSql, pathSql, false);
+        }
+
         String text() {
             return "tracing.json_value(" + documentSql + ", " + pathSql + ")";
         }

@@ -1,0 +1,200 @@
+package org.llmplatform.tracing.bench;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.llmplatform.engines.PostgresServer;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
+
+/**
+ * The first page of a search of inputs and outputs and the id filters over a large project, through the
+ * real service and PostgreSQL of the test resources. Run with {@code bench/search.sh}; not part of the suite.
+ */
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+@EnabledIfSystemProperty(named = "bench", matches = "true")
+class SearchBenchmark {
+
+    private static final int CALLS = Integer.getInteger("bench.calls", 1_000_000);
+    private static final int RUNS = Integer.getInteger("bench.runs", 20);
+    private static final int INGEST_BATCHES = Integer.getInteger("bench.batches", 40);
+    private static final String TOPICS = "ARRAY['a cat','a dog','a robot','a wizard','a princess','a knight','an owl',"
+            + "'a fox','a bear','a pirate','a mermaid','a giant','a troll','an elf','a ghost','a witch','a baker',"
+            + "'a sailor','a queen','a king']";
+
+    @TestHTTPResource("/")
+    URL base;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void searchAndIdFilters() throws Exception {
+        String user = TestIdentities.unique("bench");
+        String key = TestIdentities.userWithKey(user);
+        String project = user + "/search";
+        ingest(user, key);
+        load(project);
+        String page = "\"filter\": {\"trace_roots_only\": true}, \"limit\": 50,"
+                + " \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
+        for (String word : new String[] {"dragon", "wizard", "happily", "zzqx"}) {
+            measure(project, key, "calls/stream_query", page + ", " + search(word), "search page '" + word + "'");
+        }
+        measure(project, key, "calls/stream_query", page + ", \"query\": {\"$expr\": {\"$contains\": {\"input\":"
+                + " {\"$getField\": \"inputs.arg0.topic\"}, \"substr\": {\"$literal\": \"dragon\"},"
+                + " \"case_insensitive\": true}}}", "baseline: page with $contains on inputs.arg0.topic 'dragon'");
+        String oldTraces = IntStream.rangeClosed(1, 200).mapToObj(i -> "\"t" + i * 10 + "\"")
+                .collect(Collectors.joining(", "));
+        String filter = "\"filter\": {\"trace_ids\": [" + oldTraces + "]}";
+        measure(project, key, "calls/query_stats", filter, "query_stats trace_ids x200");
+        measure(project, key, "calls/stream_query", filter + ", \"limit\": 50, \"sort_by\": [{\"field\": \"started_at\","
+                + " \"direction\": \"desc\"}]", "stream_query trace_ids x200 page");
+        String oldTraceIds = "[" + IntStream.rangeClosed(1, 200).mapToObj(i -> "{\"$literal\": \"t" + i * 10 + "\"}")
+                .collect(Collectors.joining(", ")) + "]";
+        String asAny = "\"query\": {\"$expr\": {\"$in\": [{\"$getField\": \"trace_id\"}, " + oldTraceIds + "]}}";
+        measure(project, key, "calls/query_stats", asAny, "baseline: query_stats trace_id $in x200 (= ANY)");
+        measure(project, key, "calls/stream_query", asAny + ", \"limit\": 50, \"sort_by\": [{\"field\": \"started_at\","
+                + " \"direction\": \"desc\"}]", "baseline: stream_query trace_id $in x200 (= ANY) page");
+        String oldParents = IntStream.rangeClosed(1, 200).mapToObj(i -> "\"%08d\"".formatted(i * 10))
+                .collect(Collectors.joining(", "));
+        measure(project, key, "calls/query_stats", "\"filter\": {\"parent_ids\": [" + oldParents + "]}",
+                "query_stats parent_ids x200");
+        String allCalls = "\"limit\": 50, \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
+        for (String word : new String[] {"dragon", "wizard"}) {
+            measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'");
+        }
+    }
+
+    /**
+     * {@code call/upsert_batch} of calls with ~1 KB inputs and outputs (the shape of {@code CallsBenchmark}),
+     * alternately without and with the trigram indexes (dropped and created again while the table is small),
+     * after warm-up batches, so both sides see the same JIT and caches.
+     */
+    private void ingest(String user, String key) throws Exception {
+        String noise = "lorem ipsum dolor sit amet ".repeat(19);
+        int[] sequence = {0, 1, 2, 1, 2};
+        double[] seconds = new double[3];
+        int[] parts = new int[3];
+        for (int round = 0; round < sequence.length; round++) {
+            int side = sequence[round];
+            execute(side == 1 ? "DROP INDEX IF EXISTS tracing.calls_inputs_text; DROP INDEX IF EXISTS tracing.calls_output_text"
+                    : """
+                    CREATE INDEX IF NOT EXISTS calls_inputs_text ON tracing.calls USING gin ((inputs::text) tracing.gin_trgm_ops)
+                        WHERE started_at IS NOT NULL AND deleted_at IS NULL;
+                    CREATE INDEX IF NOT EXISTS calls_output_text ON tracing.calls USING gin ((output::text) tracing.gin_trgm_ops)
+                        WHERE started_at IS NOT NULL AND deleted_at IS NULL""");
+            String project = user + "/ingest" + round;
+            long began = System.nanoTime();
+            for (int b = 0; b < INGEST_BATCHES; b++) {
+                StringBuilder batch = new StringBuilder("{\"batch\": [");
+                for (int i = 0; i < 250; i++) {
+                    String id = project.hashCode() + "-" + b + "-" + i;
+                    batch.append(i == 0 ? "" : ",").append(("{\"mode\": \"start\", \"req\": {\"start\": {\"project_id\":"
+                            + " \"%s\", \"id\": \"%s\", \"trace_id\": \"%s\", \"op_name\": \"bench_op\", \"started_at\":"
+                            + " \"2025-01-01T12:00:00Z\", \"attributes\": {}, \"inputs\": {\"prompt\": \"%s %s\", \"n\": %d}}}},"
+                            + " {\"mode\": \"end\", \"req\": {\"end\": {\"project_id\": \"%s\", \"id\": \"%s\", \"ended_at\":"
+                            + " \"2025-01-01T12:00:01Z\", \"output\": {\"answer\": \"%s %s\"}, \"summary\": {}}}}")
+                            .formatted(project, id, id, noise, java.util.UUID.randomUUID(), i, project, id, noise,
+                                    java.util.UUID.randomUUID()));
+                }
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "call/upsert_batch"))
+                        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(batch.append("]}").toString())).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    throw new IllegalStateException("upsert_batch answered " + response.statusCode() + ": " + response.body());
+                }
+            }
+            seconds[side] += (System.nanoTime() - began) / 1e9;
+            parts[side] += INGEST_BATCHES * 500;
+        }
+        double without = parts[1] / seconds[1];
+        double with = parts[2] / seconds[2];
+        System.out.printf("BENCH ingest upsert_batch (~1 KB inputs and outputs): without trigram indexes %.0f parts/s,"
+                + " with %.0f parts/s, ratio %.2f%n", without, with, with / without);
+    }
+
+    private static void execute(String sql) throws Exception {
+        PostgresServer postgres = PlatformTestResources.engines().postgres();
+        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = db.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** Traces of ten calls, a topic each; "dragon" in 20 calls, two of them roots; every output says "happily". */
+    private static void load(String project) throws Exception {
+        PostgresServer postgres = PlatformTestResources.engines().postgres();
+        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+             Statement statement = db.createStatement()) {
+            long began = System.nanoTime();
+            // Bulk: the rows first, then the trigram indexes built once over them.
+            statement.execute("DROP INDEX IF EXISTS tracing.calls_inputs_text; DROP INDEX IF EXISTS tracing.calls_output_text");
+            statement.execute(("""
+                    INSERT INTO tracing.calls (project_id, id, trace_id, parent_id, op_name, started_at, ended_at,
+                        attributes, inputs, output, summary, svc_user_id)
+                    SELECT '%s', lpad(g::text, 8, '0'), 't' || (g / 10),
+                        CASE WHEN g %% 10 = 0 THEN NULL ELSE lpad((g - g %% 10)::text, 8, '0') END, 'op_' || (g %% 5),
+                        timestamptz '2025-01-01' + g * interval '1 second',
+                        timestamptz '2025-01-01' + g * interval '1 second' + interval '250 milliseconds', '{}',
+                        jsonb_build_object('arg0', jsonb_build_object('topic', topic, 'n', g, 'tags',
+                                jsonb_build_array('t' || (g %% 50), 'tale')),
+                            'messages', jsonb_build_array(jsonb_build_object('role', 'user', 'content',
+                                'Write a short story about ' || topic || ' for reader ' || g))),
+                        jsonb_build_object('text', 'Once upon a time there was ' || topic || ', number ' || g
+                            || ', and they lived happily ever after.', 'tokens', g %% 500),
+                        '{}', 'bench'
+                    FROM generate_series(1, %d) g, LATERAL (SELECT CASE WHEN g %% 500000 BETWEEN 10 AND 19 THEN 'a Dragon called ' || g ELSE (%s)[(g / 10) %% 20 + 1] END AS topic) t
+                    """).formatted(project, CALLS, TOPICS));
+            double inserted = (System.nanoTime() - began) / 1e9;
+            statement.execute("""
+                    CREATE INDEX calls_inputs_text ON tracing.calls USING gin ((inputs::text) tracing.gin_trgm_ops)
+                        WHERE started_at IS NOT NULL AND deleted_at IS NULL;
+                    CREATE INDEX calls_output_text ON tracing.calls USING gin ((output::text) tracing.gin_trgm_ops)
+                        WHERE started_at IS NOT NULL AND deleted_at IS NULL""");
+            statement.execute("ANALYZE tracing.calls");
+            System.out.printf("BENCH load: %d calls by INSERT ... SELECT in %.0f s, trigram indexes built in %.0f s%n", CALLS,
+                    inserted, (System.nanoTime() - began) / 1e9 - inserted);
+        }
+    }
+
+    private static String search(String word) {
+        String contains = "{\"$contains\": {\"input\": {\"$getField\": \"%s\"}, \"substr\": {\"$literal\": \"" + word
+                + "\"}, \"case_insensitive\": true}}";
+        return "\"query\": {\"$expr\": {\"$or\": [" + contains.formatted("inputs") + ", " + contains.formatted("output")
+                + "]}}";
+    }
+
+    private void measure(String project, String key, String path, String body, String label) throws Exception {
+        String request = "{\"project_id\": \"" + project + "\", " + body + "}";
+        long[] micros = new long[RUNS];
+        String answer = "";
+        for (int i = 0; i < RUNS; i++) {
+            long began = System.nanoTime();
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(request)).build(), HttpResponse.BodyHandlers.ofString());
+            micros[i] = (System.nanoTime() - began) / 1000;
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(label + " answered " + response.statusCode() + ": " + response.body());
+            }
+            answer = path.endsWith("query_stats") ? response.body() : response.body().lines().count() + " rows";
+        }
+        Arrays.sort(micros);
+        System.out.printf("BENCH %s: p50 %.1f ms, p95 %.1f ms over %d runs (%s)%n", label, micros[RUNS / 2] / 1000.0,
+                micros[RUNS * 95 / 100] / 1000.0, RUNS, answer);
+    }
+}

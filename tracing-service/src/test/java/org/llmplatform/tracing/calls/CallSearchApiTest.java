@@ -1,0 +1,144 @@
+package org.llmplatform.tracing.calls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.tracing.TraceClient;
+
+/**
+ * Searching inputs and outputs: {@code $contains} on a whole {@code inputs} or {@code output} column finds a
+ * substring of any key or value at any depth (docs/tracing-service.md#searching-inputs-and-outputs), the
+ * query the console's search box sends.
+ */
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+class CallSearchApiTest {
+
+    private TraceClient fourCalls() {
+        TraceClient client = new TraceClient("search");
+        Map<String, Object> nested = client.start("nested", "story", CallQueryApiTest.at(1));
+        nested.put("inputs", Map.of("arg0", Map.of("topic", "A Dragon at sea", "pages", 4217)));
+        Map<String, Object> listed = client.start("listed", "story", CallQueryApiTest.at(2));
+        listed.put("inputs", Map.of("tags", List.of("red", List.of("Blue whale")), "quote", "she said \"hi\"\n"));
+        Map<String, Object> answered = client.start("answered", "chat", CallQueryApiTest.at(3));
+        answered.put("inputs", Map.of("model", "m"));
+        Map<String, Object> elsewhere = client.start("elsewhere", "chat", CallQueryApiTest.at(4));
+        elsewhere.put("attributes", Map.of("note", "dragon unicorn"));
+        elsewhere.put("display_name", "dragon");
+        Map<String, Object> answer = client.end("answered", CallQueryApiTest.at(5));
+        answer.put("output", Map.of("choices", List.of(Map.of("message", Map.of("content", "a UNICORN appears")))));
+        client.write(List.of(nested, listed, answered, elsewhere), List.of(answer));
+        return client;
+    }
+
+    @Test
+    void aWordIsFoundAtAnyDepthOfInputsOrOutputIgnoringCase() {
+        TraceClient client = fourCalls();
+        assertEquals(List.of("nested"), search(client, "dragon", Map.of()));
+        assertEquals(List.of("listed"), search(client, "WHALE", Map.of()));
+        assertEquals(List.of("answered"), search(client, "unicorn", Map.of()));
+        assertEquals(List.of("nested"), search(client, "4217", Map.of()));
+    }
+
+    @Test
+    void keysAreTextToo() {
+        TraceClient client = fourCalls();
+        assertEquals(List.of("nested"), search(client, "topic", Map.of()));
+        assertEquals(List.of("answered"), search(client, "choices", Map.of()));
+    }
+
+    @Test
+    void quotesAndNewlinesMatchAsWritten() {
+        TraceClient client = fourCalls();
+        assertEquals(List.of("listed"), search(client, "said \"hi\"\n", Map.of()));
+        assertEquals(List.of(), search(client, "said \"hi\"\t", Map.of()));
+    }
+
+    @Test
+    void likePatternCharactersAreLiteral() {
+        TraceClient client = fourCalls();
+        assertEquals(List.of(), search(client, "dr_gon", Map.of()));
+        assertEquals(List.of(), search(client, "%", Map.of()));
+    }
+
+    @Test
+    void otherColumnsAndAbsentWordsFindNothing() {
+        TraceClient client = fourCalls();
+        assertEquals(List.of(), search(client, "wyvern", Map.of()));
+        assertEquals(List.of("nested"), search(client, "dragon", Map.of()));
+    }
+
+    @Test
+    void caseSensitiveSearchKeepsCase() {
+        TraceClient client = fourCalls();
+        assertEquals(List.of(), client.ids(Map.of("query", Map.of("$expr", contains("inputs", "dragon", false)))));
+        assertEquals(List.of("nested"), client.ids(Map.of("query", Map.of("$expr", contains("inputs", "Dragon", false)))));
+    }
+
+    @Test
+    void notSearchKeepsCallsWithoutOutput() {
+        TraceClient client = fourCalls();
+        Map<String, Object> notInOutput = Map.of("$not", List.of(contains("output", "unicorn", true)));
+        assertEquals(List.of("nested", "listed", "elsewhere"), client.ids(Map.of("query", Map.of("$expr", notInOutput))));
+    }
+
+    @Test
+    void searchCombinesWithFiltersAndItsCountAgrees() {
+        TraceClient client = fourCalls();
+        Map<String, Object> chats = Map.of("filter", Map.of("op_names", List.of("chat")));
+        assertEquals(List.of("answered"), search(client, "a", chats));
+        Map<String, Object> body = new HashMap<>(searchBody("a"));
+        body.put("project_id", client.project);
+        int count = client.post("/calls/query_stats", body).statusCode(200).extract().path("count");
+        assertEquals(search(client, "a", Map.of()).size(), count);
+        assertEquals(3, count);
+    }
+
+    @Test
+    void aPageFindsRareWordsBeyondTheNewestCallsAndCommonWordsAmongThem() {
+        TraceClient client = new TraceClient("search-page");
+        int calls = CallQueryStore.SEARCH_WALK + 100;
+        List<Map<String, Object>> starts = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            Map<String, Object> start = client.start("c" + i, "op", Instant.parse("2025-01-01T00:00:00Z").plusSeconds(i).toString());
+            start.put("inputs", Map.of("arg0", Map.of("text", (i < 2 ? "rare griffin " : "") + "common words " + i)));
+            starts.add(start);
+        }
+        for (int from = 0; from < calls; from += 1000) {
+            client.write(starts.subList(from, Math.min(calls, from + 1000)), List.of());
+        }
+        Map<String, Object> newestFirst = Map.of("sort_by", List.of(Map.of("field", "started_at", "direction", "desc")),
+                "limit", 3);
+        assertEquals(List.of("c1", "c0"), search(client, "griffin", newestFirst));
+        int newest = calls - 1;
+        assertEquals(List.of("c" + newest, "c" + (newest - 1), "c" + (newest - 2)), search(client, "common", newestFirst));
+        Map<String, Object> secondPage = new HashMap<>(newestFirst);
+        secondPage.put("offset", 1);
+        assertEquals(List.of("c0"), search(client, "griffin", secondPage));
+    }
+
+    private static List<String> search(TraceClient client, String text, Map<String, Object> extra) {
+        Map<String, Object> body = new HashMap<>(searchBody(text));
+        body.putAll(extra);
+        return client.ids(body);
+    }
+
+    /** What the console's search box sends. */
+    private static Map<String, Object> searchBody(String text) {
+        return Map.of("query", Map.of("$expr", Map.of("$or", List.of(contains("inputs", text, true),
+                contains("output", text, true)))));
+    }
+
+    private static Map<String, Object> contains(String field, String text, boolean caseInsensitive) {
+        return Map.of("$contains", Map.of("input", Map.of("$getField", field), "substr", Map.of("$literal", text),
+                "case_insensitive", caseInsensitive));
+    }
+}
