@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.costs.CostService.NewPrice;
 import org.llmplatform.tracing.http.StrictRequest;
@@ -69,6 +70,7 @@ public class CostResource {
 
     @POST
     @Path("create")
+    @BodyChecks(projectIds = "project_id")
     public Uni<CostCreateRes> create(CostCreateReq request) {
         required(request);
         Map<String, NewPrice> prices = null;
@@ -86,6 +88,7 @@ public class CostResource {
 
     @POST
     @Path("query")
+    @BodyChecks(projectIds = "project_id")
     public Uni<CostQueryRes> query(CostQueryReq request) {
         required(request);
         return costs.query(RowsQuery.of(request.projectId(), request.fields(), request.query(), request.sortBy(),
@@ -94,6 +97,7 @@ public class CostResource {
 
     @POST
     @Path("purge")
+    @BodyChecks(projectIds = "project_id")
     public Uni<Map<String, Object>> purge(CostPurgeReq request) {
         required(request);
         return costs.purge(request.projectId(), request.query()).replaceWith(Map.of());
