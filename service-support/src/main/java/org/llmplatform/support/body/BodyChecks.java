@@ -22,6 +22,9 @@ import java.lang.annotation.Target;
 @Target({ElementType.TYPE, ElementType.METHOD})
 public @interface BodyChecks {
 
+    /** Path or query parameters holding an entity name the caller must have access to (when sent). */
+    String[] entityParameters() default {};
+
     /** Request headers that, when sent, hold an {@code entity/project} id the caller must have access to. */
     String[] projectHeaders() default {};
 

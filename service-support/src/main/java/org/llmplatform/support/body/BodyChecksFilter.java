@@ -40,13 +40,22 @@ public class BodyChecksFilter {
         Method method = resource.getResourceMethod();
         BodyScan scan = SCANS.computeIfAbsent(method, BodyChecksFilter::compile);
         try {
+            for (String parameter : scan.entityParameters()) {
+                String entity = request.getUriInfo().getPathParameters().getFirst(parameter);
+                entity = entity != null ? entity : request.getUriInfo().getQueryParameters().getFirst(parameter);
+                if (entity != null && !entity.isEmpty()) {
+                    CurrentPrincipal.requireEntity(caller.get(), entity);
+                }
+            }
             for (String header : scan.projectHeaders()) {
                 requireProject(request.getHeaderString(header));
             }
-            BodyScan.Found found = scan.scan(readAgain(request));
-            requireAccess(found);
-            if (found.tooLong() != null) {
-                throw FieldLimits.tooLong(found.tooLongMax(), found.tooLong());
+            if (scan.readsBody()) {
+                BodyScan.Found found = scan.scan(readAgain(request));
+                requireAccess(found);
+                if (found.tooLong() != null) {
+                    throw FieldLimits.tooLong(found.tooLongMax(), found.tooLong());
+                }
             }
         } catch (ApiException refused) {
             return errors.toResponse(refused);

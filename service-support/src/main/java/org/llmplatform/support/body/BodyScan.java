@@ -48,9 +48,11 @@ final class BodyScan {
 
     private final Node root = new Node();
     private final List<String> projectHeaders;
+    private final List<String> entityParameters;
 
     BodyScan(BodyChecks checks) {
         projectHeaders = List.of(checks.projectHeaders());
+        entityParameters = List.of(checks.entityParameters());
         for (String path : checks.projectIds()) {
             root.at(path).projectId = true;
         }
@@ -67,6 +69,15 @@ final class BodyScan {
 
     List<String> projectHeaders() {
         return projectHeaders;
+    }
+
+    /** Whether any check looks into the body: a method that takes none has none buffered to look into. */
+    boolean readsBody() {
+        return !root.fields.isEmpty();
+    }
+
+    List<String> entityParameters() {
+        return entityParameters;
     }
 
     /** Reads {@code body} once; what precedes a syntax error is still reported (the resource refuses the rest). */

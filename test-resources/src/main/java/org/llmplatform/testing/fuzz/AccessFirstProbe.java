@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.llmplatform.testing.TestIdentities;
 
 /**
@@ -30,7 +32,8 @@ import org.llmplatform.testing.TestIdentities;
  * check must come before any validation, so a stranger learns nothing from the shape of the answer.
  *
  * <p>The body is built from the operation's schema: {@code project_id} names the other entity's project,
- * {@code entity} the other entity, {@code refs} a ref into its project, nested objects and arrays are filled the
+ * {@code entity} the other entity, {@code refs} a ref into its project, other {@code *_id} fields a random UUID
+ * (an object the stranger cannot see, whether or not it exists), nested objects and arrays are filled the
  * same way, every other field is left out (so required fields are missing) and each object gets a key no schema
  * has. Operations with no project scope are listed by the test with the reason, and skipped.
  */
@@ -39,6 +42,7 @@ public final class AccessFirstProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}:]+)(?::[^}]*)?}");
     private static final String UNKNOWN_KEY = "access_probe_unknown_key";
 
     private final URI base;
@@ -116,10 +120,12 @@ public final class AccessFirstProbe {
     }
 
     private HttpRequest request(Operation operation) {
-        String path = operation.path();
-        for (Operation.Parameter parameter : operation.in("path")) {
-            path = path.replaceAll("\\{" + parameter.name() + "(:[^}]*)?}", encode(valueOf(parameter.name())));
+        Matcher parameters = PATH_PARAMETER.matcher(operation.path());
+        StringBuilder path = new StringBuilder();
+        while (parameters.find()) {
+            parameters.appendReplacement(path, Matcher.quoteReplacement(encode(valueOf(parameters.group(1)))));
         }
+        parameters.appendTail(path);
         List<String> query = new ArrayList<>();
         for (Operation.Parameter parameter : operation.in("query")) {
             query.add(encode(parameter.name()) + "=" + encode(valueOf(parameter.name())));
@@ -169,6 +175,8 @@ public final class AccessFirstProbe {
                 body.put(name, project());
             } else if (name.equals("entity")) {
                 body.put(name, owner);
+            } else if (name.endsWith("_id") && "string".equals(type.path("type").asText())) {
+                body.put(name, UUID.randomUUID().toString());
             } else if (name.equals("refs")) {
                 body.set(name, NODES.arrayNode().add("weave:///" + project() + "/object/probe:" + "0".repeat(43)));
             } else if (type.has("properties")) {
