@@ -35,7 +35,8 @@ public class ObjectResource {
 
     @POST
     @Path("obj/create")
-    @BodyChecks(projectIds = "obj.project_id", limits = @Limit(field = "obj.object_id", max = FieldLimits.NAME))
+    // obj.object_id keeps the reference's own answer (422 "Invalid object name: …", ObjectService), checked before any query.
+    @BodyChecks(projectIds = "obj.project_id")
     public Uni<ObjCreateRes> create(ObjCreateReq request) {
         if (request == null || request.obj() == null) {
             throw ApiException.missingField("obj");

@@ -79,8 +79,6 @@ class FieldLimitsTest {
                         List.of("body", "filter", "call_ids", 1), id),
                 new Limit("/calls/query_stats", "{\"project_id\": \"$P\", \"filter\": {\"op_names\": [\"$V\"]}}",
                         List.of("body", "filter", "op_names", 0), ref),
-                new Limit("/obj/create", "{\"obj\": {\"project_id\": \"$P\", \"object_id\": \"$V\", \"val\": {}}}",
-                        List.of("body", "obj", "object_id"), name),
                 new Limit("/obj/read", "{\"project_id\": \"$P\", \"object_id\": \"o\", \"digest\": \"$V\"}",
                         List.of("body", "digest"), digest),
                 new Limit("/obj/delete", "{\"project_id\": \"$P\", \"object_id\": \"o\", \"digests\": [\"$V\"]}",
