@@ -115,6 +115,7 @@ public class CallsResource {
 
     @POST
     @Path("op_names")
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<CallsOpNamesRes> opNames(CallsOpNamesReq request) {
         requireBody(request);

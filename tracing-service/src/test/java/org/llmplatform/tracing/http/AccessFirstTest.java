@@ -25,6 +25,7 @@ class AccessFirstTest {
                 .unscoped("GET /health", "public liveness answer")
                 .unscoped("GET /server_info", "public: what Weave clients ask before anything else")
                 .unscoped("GET /projects", "lists only the caller's own entities and projects")
+                .unscoped("GET /cost/defaults", "the platform's default prices, no project's")
                 .unscoped("GET /admin/me", "the caller's own identity")
                 .unscoped("POST /admin/users", "admin API: an administrator's key, checked before the body")
                 .unscoped("GET /admin/teams", "admin API")
