@@ -4,7 +4,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
-import io.vertx.mutiny.sqlclient.SqlResult;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;
@@ -55,13 +54,6 @@ public class UsageTotalsStore {
                     List<Usage> fresh = usages.stream().filter(usage -> uncounted.remove(usage.requestId())).toList();
                     return addToTotals(tx, fresh).chain(() -> addToDays(tx, fresh));
                 }));
-    }
-
-    /** Forgets the request ids counted before {@code cutoff}: a record of theirs counts again if it comes back. */
-    public Uni<Integer> forgetRequestsCountedBefore(OffsetDateTime cutoff) {
-        return pool.preparedQuery("DELETE FROM inference.usage_requests WHERE counted_at < $1")
-                .execute(Tuple.of(cutoff))
-                .map(SqlResult::rowCount);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -27,12 +28,28 @@ public final class PollConsumer {
 
     public static <K, T> Uni<Void> consume(KafkaRecordBatch<K, String> poll, EventReader<T> reader,
             Function<List<T>, Uni<List<Refusal>>> work) {
+        return consume(poll, reader, Instant.MIN, work);
+    }
+
+    /**
+     * As {@link #consume(KafkaRecordBatch, EventReader, Function)}, but records the topic has held since before
+     * {@code expiredBefore} (by their Kafka timestamp, which a redelivery keeps) are acknowledged unread: what the
+     * work remembers of them to handle a redelivery once may be forgotten by then.
+     */
+    public static <K, T> Uni<Void> consume(KafkaRecordBatch<K, String> poll, EventReader<T> reader,
+            Instant expiredBefore, Function<List<T>, Uni<List<Refusal>>> work) {
         List<KafkaRecord<K, String>> records = poll.getRecords();
         return Uni.createFrom().deferred(() -> {
                     List<T> events = new ArrayList<>(records.size());
                     List<Integer> positions = new ArrayList<>(records.size());
                     List<Refusal> refused = new ArrayList<>();
+                    int expired = 0;
                     for (int i = 0; i < records.size(); i++) {
+                        Instant appended = records.get(i).getTimestamp();
+                        if (appended != null && appended.isBefore(expiredBefore)) {
+                            expired++;
+                            continue;
+                        }
                         try {
                             events.add(reader.read(records.get(i).getPayload()));
                             positions.add(i);
@@ -40,6 +57,9 @@ public final class PollConsumer {
                             LOG.warnf("Dead-lettering a malformed %s record: %s", records.get(i).getTopic(), malformed.getMessage());
                             refused.add(new Refusal(i, malformed));
                         }
+                    }
+                    if (expired > 0) {
+                        LOG.infof("Skipped %d %s records older than %s", expired, records.get(0).getTopic(), expiredBefore);
                     }
                     return work.apply(events).map(refusedByWork -> {
                         refusedByWork.forEach(refusal -> refused.add(new Refusal(positions.get(refusal.index()), refusal.reason())));

@@ -22,7 +22,8 @@ import java.util.TreeMap;
  * counts its tokens. The gateway's call of
  * the same completion is dropped when the client's call arrives after it, and never written when it arrives before.
  * Both sides upsert the completion's row first, which serialises them on its key: whichever commits second sees the
- * other's call.
+ * other's call. A row is forgotten {@link org.llmplatform.tracing.usage.UsageConfig#completionCallsKept() a while} after
+ * its last write ({@link org.llmplatform.tracing.usage.CompletionCallsPruner}).
  */
 @ApplicationScoped
 public class CompletionCalls {
@@ -39,7 +40,7 @@ public class CompletionCalls {
                 INSERT INTO tracing.completion_calls AS l (project_id, completion_id, client_call_id)
                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
                 ON CONFLICT (project_id, completion_id) DO UPDATE
-                    SET client_call_id = coalesce(l.client_call_id, EXCLUDED.client_call_id)
+                    SET client_call_id = coalesce(l.client_call_id, EXCLUDED.client_call_id), linked_at = now()
                 RETURNING project_id, gateway_call_id)
             DELETE FROM tracing.calls c USING linked
             WHERE c.project_id = linked.project_id AND c.id = linked.gateway_call_id""";
@@ -47,7 +48,8 @@ public class CompletionCalls {
     private static final String LINK_GATEWAY_CALLS = """
             INSERT INTO tracing.completion_calls AS l (project_id, completion_id, gateway_call_id)
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-            ON CONFLICT (project_id, completion_id) DO UPDATE SET gateway_call_id = EXCLUDED.gateway_call_id
+            ON CONFLICT (project_id, completion_id) DO UPDATE SET gateway_call_id = EXCLUDED.gateway_call_id,
+                linked_at = now()
             RETURNING project_id, gateway_call_id, client_call_id""";
 
     private final ObjectMapper json;

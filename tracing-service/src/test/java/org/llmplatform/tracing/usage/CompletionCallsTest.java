@@ -3,6 +3,7 @@ package org.llmplatform.tracing.usage;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +39,8 @@ import org.llmplatform.testing.TestIdentities;
 
 /**
  * One chat completion is one call (docs/tracing-service.md#usage-calls), whether a client traced it too or not, in
- * either order of arrival, after a redelivery, and when both sides arrive at the same time.
+ * either order of arrival, after a redelivery, and when both sides arrive at the same time; and how long the
+ * completions' links are kept.
  */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
@@ -44,8 +48,17 @@ class CompletionCallsTest {
 
     private static final Instant STARTED = Instant.parse("2025-03-01T10:00:00Z");
 
+    /** tracing.usage.completion-calls-kept, by default. */
+    private static final Duration KEPT = Duration.ofDays(7);
+
     @Inject
     ObjectMapper json;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    CompletionCallsPruner pruner;
 
     private String user;
     private String key;
@@ -162,6 +175,62 @@ class CompletionCallsTest {
                 .body("call.inputs.messages[0].content", equalTo("Tell me about a dragon"));
     }
 
+    @Test
+    void linksLastWrittenLongerAgoThanKeptAreForgottenAndNewerOnesStay() throws Exception {
+        String old = "chatcmpl-" + UUID.randomUUID();
+        String recent = "chatcmpl-" + UUID.randomUUID();
+        String oldSdkCall = clientTracesWithOneEnd(old);
+        String recentSdkCall = clientTracesWithOneEnd(recent);
+        produce(record(old, UsageRecord.SUCCESS));
+        produce(record(recent, UsageRecord.SUCCESS));
+        awaitConsumedUpTo(produceMarker());
+        assertEquals(List.of(old, recent), linkedCompletions(old, recent));
+        ageLink(old, KEPT.plusMinutes(1));
+        ageLink(recent, KEPT.minusMinutes(1));
+
+        assertTrue(pruner.prune().await().indefinitely() >= 1);
+
+        assertEquals(List.of(recent), linkedCompletions(old, recent));
+        assertEquals(List.of(oldSdkCall, recentSdkCall).stream().sorted().toList(),
+                callIdsWithoutMarkers().stream().sorted().toList(), "forgetting a link changes no call");
+    }
+
+    /**
+     * The record's link was forgotten, so it would no longer see the client's call: a redelivery of it (appended as
+     * long ago as links are kept, as a consumer group that lost its offsets reads the topic again) is skipped.
+     */
+    @Test
+    void aRecordRedeliveredAfterItsLinkWasForgottenAddsNoSecondCall() throws Exception {
+        String completion = "chatcmpl-" + UUID.randomUUID();
+        String record = json.writeValueAsString(record(completion, UsageRecord.SUCCESS));
+        Instant appended = Instant.now();
+        produce(record, appended);
+        awaitCall(UsageCalls.callId(completion, STARTED));
+        String sdkCall = clientTracesInABatch(completion, false);
+        ageLink(completion, KEPT.plusMinutes(1));
+        pruner.prune().await().indefinitely();
+        assertEquals(List.of(), linkedCompletions(completion));
+
+        produce(record, appended.minus(KEPT).minusSeconds(60));
+        awaitConsumedUpTo(produceMarker());
+
+        assertEquals(List.of(sdkCall), callIdsWithoutMarkers());
+        assertEquals(1, callCount());
+    }
+
+    private void ageLink(String completion, Duration age) {
+        pool.preparedQuery("UPDATE tracing.completion_calls SET linked_at = now() - make_interval(secs => $2)"
+                + " WHERE completion_id = $1").execute(Tuple.of(completion, (double) age.toSeconds())).await().indefinitely();
+    }
+
+    private List<String> linkedCompletions(String... completions) {
+        List<String> linked = new ArrayList<>();
+        pool.preparedQuery("SELECT completion_id FROM tracing.completion_calls WHERE completion_id = ANY($1)"
+                + " ORDER BY array_position($1, completion_id)").execute(Tuple.of(completions)).await().indefinitely()
+                .forEach(row -> linked.add(row.getString(0)));
+        return linked;
+    }
+
     private UsageRecord record(String completion, String status) throws Exception {
         boolean answered = UsageRecord.SUCCESS.equals(status);
         JsonNode request = json.readTree("""
@@ -263,12 +332,18 @@ class CompletionCallsTest {
     }
 
     private void produce(String value) throws Exception {
+        produce(value, null);
+    }
+
+    /** At {@code appendedAt}, the Kafka timestamp a redelivery of a record appended then carries. */
+    private void produce(String value, Instant appendedAt) throws Exception {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, PlatformTestResources.engines().kafkaBootstrapServers());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
-            producer.send(new ProducerRecord<>(Topics.INFERENCE_USAGE, project, value)).get();
+            producer.send(new ProducerRecord<>(Topics.INFERENCE_USAGE, null,
+                    appendedAt == null ? null : appendedAt.toEpochMilli(), project, value)).get();
         }
     }
 }
