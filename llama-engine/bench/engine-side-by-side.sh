@@ -7,11 +7,11 @@
 #
 # Needs the platform running (./platform) for PostgreSQL, Kafka and the dev key, and the project built
 # (mvn -DskipTests package). Usage: llama-engine/bench/engine-side-by-side.sh
-# Environment: MODELS (default ../shared/models), LLAMA2C_SOURCE (default ../shared/bench/llama2c-run.c),
+# Environment: MODELS (default the repository's models/), LLAMA2C_SOURCE (default ../shared/bench/llama2c-run.c),
 # DATA_DIR (./platform --data-dir, default .local-data), POSTGRES_PORT (15432), KAFKA_PORT (19092).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-MODELS=${MODELS:-$ROOT/../shared/models}
+MODELS=${MODELS:-$ROOT/models}
 SOURCE=${LLAMA2C_SOURCE:-$ROOT/../shared/bench/llama2c-run.c}
 DATA_DIR=${DATA_DIR:-$ROOT/.local-data}
 POSTGRES_PORT=${POSTGRES_PORT:-15432}

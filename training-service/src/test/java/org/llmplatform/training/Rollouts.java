@@ -31,8 +31,9 @@ import org.llmplatform.training.service.trainer.TrainerSettings;
  */
 public final class Rollouts {
 
-    public static final Path CHECKPOINT = Path.of("../../shared/models/stories260K.bin");
-    public static final Path TOKENIZER = Path.of("../../shared/models/tok512.bin");
+    /** The model the repository ships (models/README.md), read from the module directory tests run in. */
+    public static final Path CHECKPOINT = Path.of("../models/stories260K.bin");
+    public static final Path TOKENIZER = Path.of("../models/tok512.bin");
     public static final String PROMPT = "Once upon a time";
     /** The word the reward prefers: common enough that groups of 8 differ, rare enough to leave room. */
     public static final String REWARDED_WORD = "girl";

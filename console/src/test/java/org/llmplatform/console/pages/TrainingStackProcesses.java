@@ -12,19 +12,15 @@ import java.util.Map;
 /**
  * The packaged tracing-service, inference-gateway and training-service wired to each other as the local stack wires
  * them (each knows the others' URLs; the gateway and the trainer share one blob store), the gateway serving and the
- * embedded trainer training stories260K from {@code ../shared/models}: the console's tracing, inference and
+ * embedded trainer training stories260K, the model the repository ships in {@code models/}: the console's tracing, inference and
  * training upstreams.
  */
 public class TrainingStackProcesses implements QuarkusTestResourceLifecycleManager {
 
-    static final Path MODELS = Path.of("..", "..", "shared", "models").toAbsolutePath().normalize();
+    static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
     static final String BASE_MODEL = "stories260K";
 
     private final List<PackagedService> started = new ArrayList<>();
-
-    static boolean modelsAvailable() {
-        return Files.isRegularFile(MODELS.resolve("stories260K.bin")) && Files.isRegularFile(MODELS.resolve("tok512.bin"));
-    }
 
     @Override
     public Map<String, String> start() {

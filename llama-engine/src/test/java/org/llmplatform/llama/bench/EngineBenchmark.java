@@ -24,7 +24,7 @@ public final class EngineBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Path models = Path.of(args.length > 0 ? args[0] : "../shared/models");
+        Path models = Path.of(args.length > 0 ? args[0] : "models");
         LlamaEngine engine = LlamaEngine.load(models.resolve("stories260K.bin"), models.resolve("tok512.bin"));
         int[] prompt = engine.tokenizer().encode("Once upon a time", true);
         SamplingParams greedy = SamplingParams.builder().temperature(0f).maxTokens(TOKENS).ignoreEos(true).build();

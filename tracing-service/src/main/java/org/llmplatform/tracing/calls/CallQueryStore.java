@@ -105,7 +105,7 @@ public class CallQueryStore {
 
         Statement(CallsQuery query) {
             this.query = query;
-            this.fields = CallFields.expanding(query.expandColumns());
+            this.fields = CallFields.of(query.projectId(), query.expandColumns());
         }
 
         SqlStatement select() {
@@ -115,8 +115,9 @@ public class CallQueryStore {
                     (isLoaded(column) ? LOADED.getOrDefault(column, "c." + column) : absent) + " AS " + column));
             selected.add((query.storageSize() ? STORAGE_SIZE.formatted("c") : "NULL::bigint") + " AS storage_size_bytes");
             selected.add((query.totalStorageSize() ? TRACE_TOTAL : "NULL::bigint") + " AS total_storage_size_bytes");
-            selected.add((query.costs() ? "tracing.call_costs(c.project_id, c.started_at, c.summary)::text" : "NULL::text")
-                    + " AS costs");
+            selected.add((query.costs()
+                    ? "tracing.call_costs(c.started_at, c.summary, " + fields.priceBook(params) + ")::text"
+                    : "NULL::text") + " AS costs");
             selected.add((query.feedback() ? "tracing.call_feedback(c.project_id, c.id)::text" : "NULL::text") + " AS feedback");
             sql.append(String.join(", ", selected)).append(" FROM tracing.calls c WHERE ");
             String order = String.join(", ", orderBy());

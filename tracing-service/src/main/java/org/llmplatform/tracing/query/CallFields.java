@@ -17,8 +17,6 @@ import org.llmplatform.tracing.query.SqlValue.JsonPath;
  */
 public final class CallFields implements FieldResolver {
 
-    public static final CallFields INSTANCE = new CallFields(List.of());
-
     /** The columns whose values {@code expand_columns} may name. */
     public static final Set<String> EXPANDABLE_ROOTS = Set.of("inputs", "output", "attributes");
 
@@ -46,9 +44,10 @@ public final class CallFields implements FieldResolver {
             Map.entry("summary.weave.trace_name", text("tracing.call_trace_name(c.display_name, c.op_name)")),
             // Ours, not the reference's: the usage totals the console's calls table shows and sorts by (migration
             // V12). Null without usage (or, for the cost, without a price), so such calls sort last either way.
-            Map.entry("summary.weave.total_tokens", new Column("c.usage_total_tokens", SqlType.INT)),
-            Map.entry("summary.weave.total_cost",
-                    new Column("tracing.usage_total_cost(c.project_id, c.started_at, c.summary)", SqlType.DOUBLE)));
+            // summary.weave.total_cost needs the query's price book, so resolve() builds it.
+            Map.entry("summary.weave.total_tokens", new Column("c.usage_total_tokens", SqlType.INT)));
+
+    private static final String TOTAL_COST = "summary.weave.total_cost";
 
     private static final Map<String, String> WB_ALIASES = Map.of("wb_user_id", "svc_user_id", "wb_run_id", "svc_run_id",
             "wb_run_step", "svc_run_step", "wb_run_step_end", "svc_run_step_end");
@@ -60,17 +59,28 @@ public final class CallFields implements FieldResolver {
     /** Columns every visible call has, which therefore sort without a nulls clause (keeping index order). */
     private static final Set<String> NEVER_NULL = Set.of("id", "project_id", "started_at");
 
+    /** The project the query reads, whose prices cost its calls. */
+    private final String projectId;
+
     /** The usable expand_columns paths, shallowest first. */
     private final List<List<String>> expansions;
 
-    private CallFields(List<List<String>> expansions) {
+    private CallFields(String projectId, List<List<String>> expansions) {
+        this.projectId = projectId;
         this.expansions = expansions;
     }
 
-    /** The fields of a query with these {@code expand_columns}. */
-    public static CallFields expanding(List<String> expandColumns) {
-        List<List<String>> paths = expandedPaths(expandColumns);
-        return paths.isEmpty() ? INSTANCE : new CallFields(paths);
+    /** The fields of a query of this project with these {@code expand_columns}. */
+    public static CallFields of(String projectId, List<String> expandColumns) {
+        return new CallFields(projectId, expandedPaths(expandColumns));
+    }
+
+    /**
+     * The prices that cost this query's calls (migration V17's {@code tracing.price_book}): an uncorrelated
+     * subquery, which PostgreSQL runs once per query, so that pricing a call reads no table.
+     */
+    public String priceBook(SqlParams params) {
+        return "(SELECT tracing.price_book(" + params.bind(projectId, "text") + "))";
     }
 
     /**
@@ -93,6 +103,10 @@ public final class CallFields implements FieldResolver {
         Column column = COLUMNS.get(name);
         if (column != null) {
             return column;
+        }
+        if (name.equals(TOTAL_COST)) {
+            return new Column("tracing.usage_total_cost(c.started_at, c.summary, " + priceBook(params) + ")",
+                    SqlType.DOUBLE);
         }
         Matcher feedback = FEEDBACK_PATH.matcher(name);
         if (feedback.matches()) {
