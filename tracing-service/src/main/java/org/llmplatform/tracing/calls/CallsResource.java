@@ -48,15 +48,7 @@ public class CallsResource {
     /** One compact JSON object per line; the Content-Type is the request's Accept, as the reference answers. */
     @POST
     @Path("stream_query")
-    @BodyChecks(projectIds = "project_id", limits = {
-            @Limit(field = "filter.op_names[]", max = FieldLimits.REF),
-            @Limit(field = "filter.input_refs[]", max = FieldLimits.REF),
-            @Limit(field = "filter.output_refs[]", max = FieldLimits.REF),
-            @Limit(field = "filter.parent_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.trace_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.call_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.thread_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.turn_ids[]", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = "project_id")
     public RestMulti<Buffer> streamQuery(CallsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         requireBody(request);
         return RestMulti.fromMultiData(JsonLinesBody.of(expanded(request), json))
@@ -68,15 +60,7 @@ public class CallsResource {
 
     @POST
     @Path("query")
-    @BodyChecks(projectIds = "project_id", limits = {
-            @Limit(field = "filter.op_names[]", max = FieldLimits.REF),
-            @Limit(field = "filter.input_refs[]", max = FieldLimits.REF),
-            @Limit(field = "filter.output_refs[]", max = FieldLimits.REF),
-            @Limit(field = "filter.parent_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.trace_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.call_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.thread_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.turn_ids[]", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
     public Uni<CallsQueryRes> query(CallsQueryReq request) {
@@ -95,15 +79,7 @@ public class CallsResource {
 
     @POST
     @Path("query_stats")
-    @BodyChecks(projectIds = "project_id", limits = {
-            @Limit(field = "filter.op_names[]", max = FieldLimits.REF),
-            @Limit(field = "filter.input_refs[]", max = FieldLimits.REF),
-            @Limit(field = "filter.output_refs[]", max = FieldLimits.REF),
-            @Limit(field = "filter.parent_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.trace_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.call_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.thread_ids[]", max = FieldLimits.ID),
-            @Limit(field = "filter.turn_ids[]", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<CallsQueryStatsRes> queryStats(CallsQueryStatsReq request) {
         if (request == null) {
