@@ -13,6 +13,9 @@ import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.ResponseStatus;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.automation.service.AutomationInput;
 import org.llmplatform.automation.service.AutomationService;
 import org.llmplatform.automation.service.ExecutionService;
@@ -44,11 +47,14 @@ public class AutomationResource {
 
     @POST
     @ResponseStatus(201)
+    @BodyChecks(entities = "scope.entity", limits = {@Limit(field = "scope.entity", max = FieldLimits.NAME),
+            @Limit(field = "scope.project", max = FieldLimits.NAME), @Limit(field = "action.webhook_id", max = FieldLimits.ID)})
     public Uni<Automation> create(AutomationInput input) {
         return automations.create(input);
     }
 
     @GET
+    @BodyChecks(entityParameters = "entity")
     public Uni<Listing<Automation>> list(@RestQuery String entity) {
         return automations.list(Parameters.required(entity, In.QUERY, "entity")).map(Listing::new);
     }
@@ -61,6 +67,8 @@ public class AutomationResource {
 
     @PUT
     @Path("{id}")
+    @BodyChecks(entities = "scope.entity", limits = {@Limit(field = "scope.entity", max = FieldLimits.NAME),
+            @Limit(field = "scope.project", max = FieldLimits.NAME), @Limit(field = "action.webhook_id", max = FieldLimits.ID)})
     public Uni<Automation> update(@RestPath String id, AutomationInput input) {
         return automations.update(Parameters.uuid(id, In.PATH, "id"), input);
     }
@@ -76,7 +84,7 @@ public class AutomationResource {
     @GET
     @Path("{id}/executions")
     public Uni<Listing<Delivery>> executions(@RestPath String id, @RestQuery String limit) {
-        return executions.history(Parameters.uuid(id, In.PATH, "id"), Parameters.limit(limit, DEFAULT_HISTORY, LONGEST_HISTORY))
+        return executions.history(Parameters.uuid(id, In.PATH, "id"), () -> Parameters.limit(limit, DEFAULT_HISTORY, LONGEST_HISTORY))
                 .map(Listing::new);
     }
 

@@ -8,6 +8,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Optional;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.automation.service.EventPage;
 import org.llmplatform.automation.service.EventQuery;
 import org.llmplatform.automation.service.EventService;
@@ -28,6 +29,7 @@ public class EventResource {
 
     /** Query parameters arrive as text so that a bad one is a 422 naming it, not JAX-RS's bare 404. */
     @GET
+    @BodyChecks(entityParameters = "entity")
     public Uni<EventPage> list(@RestQuery String entity, @RestQuery String project, @RestQuery String limit,
             @RestQuery String before) {
         return events.page(new EventQuery(Parameters.required(entity, In.QUERY, "entity"), present(project),

@@ -11,6 +11,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.automation.service.SecretService;
 import org.llmplatform.automation.store.SecretInfo;
 import org.llmplatform.support.error.ApiException;
@@ -39,6 +40,7 @@ public class SecretResource {
     }
 
     @GET
+    @BodyChecks(entityParameters = "entity")
     public Uni<Listing<SecretInfo>> list(@RestQuery String entity) {
         return secrets.list(Parameters.required(entity, In.QUERY, "entity")).map(Listing::new);
     }
@@ -46,6 +48,7 @@ public class SecretResource {
     /** Creates the secret, or rotates it: the new value replaces the old one at once. */
     @PUT
     @Path("{entity}/{name}")
+    @BodyChecks(entityParameters = "entity")
     public Uni<SecretInfo> put(@RestPath String entity, @RestPath String name, SecretValue body) {
         if (body == null) {
             throw ApiException.missingField("value");
@@ -55,6 +58,7 @@ public class SecretResource {
 
     @DELETE
     @Path("{entity}/{name}")
+    @BodyChecks(entityParameters = "entity")
     public Uni<Void> delete(@RestPath String entity, @RestPath String name) {
         return secrets.delete(entity, name);
     }

@@ -13,6 +13,9 @@ import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.ResponseStatus;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.automation.delivery.SendResult;
 import org.llmplatform.automation.service.WebhookInput;
 import org.llmplatform.automation.service.WebhookService;
@@ -33,11 +36,14 @@ public class WebhookResource {
 
     @POST
     @ResponseStatus(201)
+    @BodyChecks(entities = "entity", limits = {@Limit(field = "entity", max = FieldLimits.NAME),
+            @Limit(field = "access_token_secret", max = FieldLimits.NAME)})
     public Uni<Webhook> create(WebhookInput input) {
         return webhooks.create(input);
     }
 
     @GET
+    @BodyChecks(entityParameters = "entity")
     public Uni<Listing<Webhook>> list(@RestQuery String entity) {
         return webhooks.list(Parameters.required(entity, In.QUERY, "entity")).map(Listing::new);
     }
@@ -50,6 +56,8 @@ public class WebhookResource {
 
     @PUT
     @Path("{id}")
+    @BodyChecks(entities = "entity", limits = {@Limit(field = "entity", max = FieldLimits.NAME),
+            @Limit(field = "access_token_secret", max = FieldLimits.NAME)})
     public Uni<Webhook> update(@RestPath String id, WebhookInput input) {
         return webhooks.update(Parameters.uuid(id, In.PATH, "id"), input);
     }

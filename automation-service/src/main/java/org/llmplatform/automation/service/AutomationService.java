@@ -86,12 +86,14 @@ public class AutomationService {
         return store.list(entity);
     }
 
+    /** The automation is looked up first: a stranger's id is a 404 with or without {@code confirm}. */
     public Uni<Void> delete(UUID id, boolean confirmed) {
-        if (!confirmed) {
-            throw ApiException.invalidField("value_error", List.of("query", "confirm"),
-                    "Deleting an automation needs confirm=true; its delivery history goes with it", null);
-        }
-        return managed(id, caller.get()).chain(automation -> store.delete(id)).replaceWithVoid();
+        return managed(id, caller.get()).invoke(automation -> {
+            if (!confirmed) {
+                throw ApiException.invalidField("value_error", List.of("query", "confirm"),
+                        "Deleting an automation needs confirm=true; its delivery history goes with it", null);
+            }
+        }).chain(automation -> store.delete(id)).replaceWithVoid();
     }
 
     /** The automation, when the caller may manage it: 404 when its entity is not the caller's, 403 for a member. */

@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.IntSupplier;
 import org.llmplatform.automation.delivery.DeliveryDispatcher;
 import org.llmplatform.automation.store.Delivery;
 import org.llmplatform.automation.store.DeliveryStore;
@@ -28,8 +29,9 @@ public class ExecutionService {
         this.caller = caller;
     }
 
-    public Uni<List<Delivery>> history(UUID automationId, int limit) {
-        return automations.find(automationId).chain(automation -> deliveries.history(automationId, limit));
+    /** {@code limit} is read once the automation is found, so that a stranger's id is a 404 whatever the limit. */
+    public Uni<List<Delivery>> history(UUID automationId, IntSupplier limit) {
+        return automations.find(automationId).chain(automation -> deliveries.history(automationId, limit.getAsInt()));
     }
 
     public Uni<Void> redeliver(UUID automationId, UUID deliveryId) {

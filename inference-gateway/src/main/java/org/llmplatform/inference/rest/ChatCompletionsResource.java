@@ -15,6 +15,9 @@ import java.time.Instant;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.RestResponse.ResponseBuilder;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.inference.service.ChatCall;
 import org.llmplatform.inference.service.ChatCompletionService;
 import org.llmplatform.inference.service.ChatStream;
@@ -66,6 +69,7 @@ public class ChatCompletionsResource {
      * generating) runs on worker threads.
      */
     @POST
+    @BodyChecks(projectHeaders = {ChatHeaders.COMPAT_PROJECT, ChatHeaders.OPENAI_PROJECT}, limits = @Limit(field = "model", max = FieldLimits.REF))
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader(ChatHeaders.REQUEST_ID) String requestId,
             @RestHeader(ChatHeaders.COMPAT_PROJECT) String compatProject,

@@ -45,7 +45,8 @@ public class CurrentPrincipal {
         requireEntity(get(), entity);
     }
 
-    private static void requireEntity(Principal caller, String entity) {
+    /** The same check for a caller authenticated outside a request scope, or before the resource runs. */
+    public static void requireEntity(Principal caller, String entity) {
         if (!caller.mayAccessEntity(entity)) {
             throw ApiException.forbidden("You do not have access to entity '" + entity + "'");
         }

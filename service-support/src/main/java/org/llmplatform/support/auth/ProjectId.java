@@ -1,16 +1,20 @@
 package org.llmplatform.support.auth;
 
 import java.util.regex.Pattern;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 
 /** A project id of the form {@code entity/project}. */
 public record ProjectId(String entity, String project) {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1," + FieldLimits.NAME + "}");
 
     public static ProjectId parse(String projectId) {
         if (projectId == null) {
             throw ApiException.missingField("project_id");
+        }
+        if (projectId.length() > FieldLimits.PROJECT_ID) {
+            throw ApiException.badRequest("project_id may hold at most " + FieldLimits.PROJECT_ID + " characters");
         }
         int slash = projectId.indexOf('/');
         if (slash < 0 || slash != projectId.lastIndexOf('/')) {

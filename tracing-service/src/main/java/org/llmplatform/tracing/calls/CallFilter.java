@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.query.InvalidQueryException;
 
@@ -38,7 +39,10 @@ public record CallFilter(
         return new CallFilter(null, null, null, null, null, List.of(id), null, null, null, null, null);
     }
 
-    /** This filter, once no list is longer than {@link #MAX_LIST_LENGTH}. */
+    /**
+     * This filter, once no list is longer than {@link #MAX_LIST_LENGTH} and no id, op name or ref longer than its
+     * limit (the resource has checked the caller's access to the project by then).
+     */
     CallFilter checked() {
         checkLength("op_names", opNames);
         checkLength("input_refs", inputRefs);
@@ -50,6 +54,14 @@ public record CallFilter(
         checkLength("turn_ids", turnIds);
         checkLength("svc_user_ids", svcUserIds);
         checkLength("svc_run_ids", svcRunIds);
+        FieldLimits.checkEach(opNames, FieldLimits.REF, "body", "filter", "op_names");
+        FieldLimits.checkEach(inputRefs, FieldLimits.REF, "body", "filter", "input_refs");
+        FieldLimits.checkEach(outputRefs, FieldLimits.REF, "body", "filter", "output_refs");
+        FieldLimits.checkEach(parentIds, FieldLimits.ID, "body", "filter", "parent_ids");
+        FieldLimits.checkEach(traceIds, FieldLimits.ID, "body", "filter", "trace_ids");
+        FieldLimits.checkEach(callIds, FieldLimits.ID, "body", "filter", "call_ids");
+        FieldLimits.checkEach(threadIds, FieldLimits.ID, "body", "filter", "thread_ids");
+        FieldLimits.checkEach(turnIds, FieldLimits.ID, "body", "filter", "turn_ids");
         return this;
     }
 

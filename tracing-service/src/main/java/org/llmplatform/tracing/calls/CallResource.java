@@ -9,6 +9,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallBatchItem;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallCreateBatchReq;
@@ -37,18 +40,36 @@ public class CallResource {
 
     @POST
     @Path("start")
+    @BodyChecks(projectIds = "start.project_id", limits = {
+            @Limit(field = "start.id", max = FieldLimits.ID),
+            @Limit(field = "start.trace_id", max = FieldLimits.ID),
+            @Limit(field = "start.parent_id", max = FieldLimits.ID),
+            @Limit(field = "start.thread_id", max = FieldLimits.ID),
+            @Limit(field = "start.turn_id", max = FieldLimits.ID),
+            @Limit(field = "start.op_name", max = FieldLimits.REF),
+            @Limit(field = "start.display_name", max = FieldLimits.DISPLAY_NAME)})
     public Uni<CallStarted> start(CallStartReq request) {
         return calls.start(request == null ? null : request.start());
     }
 
     @POST
     @Path("end")
+    @BodyChecks(projectIds = "end.project_id", limits = @Limit(field = "end.id", max = FieldLimits.ID))
     public Uni<Map<String, Object>> end(CallEndReq request) {
         return calls.end(request == null ? null : request.end()).replaceWith(Map.of());
     }
 
     @POST
     @Path("upsert_batch")
+    @BodyChecks(projectIds = {"batch[].req.start.project_id", "batch[].req.end.project_id"}, limits = {
+            @Limit(field = "batch[].req.start.id", max = FieldLimits.ID),
+            @Limit(field = "batch[].req.start.trace_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].req.start.parent_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].req.start.thread_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].req.start.turn_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].req.start.op_name", max = FieldLimits.REF),
+            @Limit(field = "batch[].req.start.display_name", max = FieldLimits.DISPLAY_NAME),
+            @Limit(field = "batch[].req.end.id", max = FieldLimits.ID)})
     public Uni<CallCreateBatchRes> upsertBatch(CallCreateBatchReq request) {
         if (request == null || request.batch() == null) {
             throw ApiException.missingField("batch");
@@ -62,6 +83,9 @@ public class CallResource {
 
     @POST
     @Path("update")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "call_id", max = FieldLimits.ID),
+            @Limit(field = "display_name", max = FieldLimits.DISPLAY_NAME)})
     public Uni<Map<String, Object>> update(CallUpdateReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");
@@ -104,6 +128,7 @@ public class CallResource {
     /** The same as a stream_query of that one id (docs/tracing-service.md#call-endpoints). */
     @POST
     @Path("read")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "id", max = FieldLimits.ID))
     public Uni<CallReadRes> read(CallReadReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");

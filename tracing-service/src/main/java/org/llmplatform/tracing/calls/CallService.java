@@ -15,6 +15,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.ids.Uuids;
@@ -28,8 +29,8 @@ import org.llmplatform.tracing.common.Timestamps;
 @ApplicationScoped
 public class CallService {
 
-    static final int MAX_OP_NAME_LENGTH = 128;
-    static final int MAX_DISPLAY_NAME_LENGTH = 1024;
+    static final int MAX_OP_NAME_LENGTH = FieldLimits.NAME;
+    static final int MAX_DISPLAY_NAME_LENGTH = FieldLimits.DISPLAY_NAME;
     static final int MAX_DELETED_IDS = 1000;
 
     @RegisterForReflection

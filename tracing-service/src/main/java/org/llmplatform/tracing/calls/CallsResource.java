@@ -13,6 +13,9 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestMulti;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallsDeleteReq;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallsDeleteRes;
@@ -45,6 +48,7 @@ public class CallsResource {
     /** One compact JSON object per line; the Content-Type is the request's Accept, as the reference answers. */
     @POST
     @Path("stream_query")
+    @BodyChecks(projectIds = "project_id")
     public RestMulti<Buffer> streamQuery(CallsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         requireBody(request);
         return RestMulti.fromMultiData(JsonLinesBody.of(expanded(request), json))
@@ -56,6 +60,7 @@ public class CallsResource {
 
     @POST
     @Path("query")
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
     public Uni<CallsQueryRes> query(CallsQueryReq request) {
@@ -65,6 +70,7 @@ public class CallsResource {
 
     @POST
     @Path("delete")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "call_ids[]", max = FieldLimits.ID))
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<CallsDeleteRes> delete(CallsDeleteReq request) {
         requireBody(request);
@@ -73,6 +79,7 @@ public class CallsResource {
 
     @POST
     @Path("query_stats")
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<CallsQueryStatsRes> queryStats(CallsQueryStatsReq request) {
         if (request == null) {
@@ -84,6 +91,7 @@ public class CallsResource {
 
     @POST
     @Path("op_names")
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<CallsOpNamesRes> opNames(CallsOpNamesReq request) {
         requireBody(request);

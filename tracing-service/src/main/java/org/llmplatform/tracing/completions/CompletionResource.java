@@ -15,6 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestMulti;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.completions.CompletionService.CompletionRequest;
@@ -43,6 +44,7 @@ public class CompletionResource {
 
     @POST
     @Path("create")
+    @BodyChecks(projectIds = "project_id")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<CompletionsCreated> create(CompletionsCreateReq request,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, @HeaderParam("wandb-api-key") String keyHeader) {
@@ -51,6 +53,7 @@ public class CompletionResource {
 
     @POST
     @Path("create_stream")
+    @BodyChecks(projectIds = "project_id")
     public RestMulti<Buffer> createStream(CompletionsCreateReq request,
             @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, @HeaderParam("wandb-api-key") String keyHeader,
             @HeaderParam(HttpHeaders.ACCEPT) String accept) {

@@ -15,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.common.Timestamps;
 import org.llmplatform.tracing.costs.CostService.NewPrice;
@@ -93,6 +94,7 @@ public class CostResource {
 
     @POST
     @Path("create")
+    @BodyChecks(projectIds = "project_id")
     public Uni<CostCreateRes> create(CostCreateReq request) {
         required(request);
         Map<String, NewPrice> prices = null;
@@ -110,6 +112,7 @@ public class CostResource {
 
     @POST
     @Path("query")
+    @BodyChecks(projectIds = "project_id")
     public Uni<CostQueryRes> query(CostQueryReq request) {
         required(request);
         return costs.query(RowsQuery.of(request.projectId(), request.fields(), request.query(), request.sortBy(),
@@ -118,6 +121,7 @@ public class CostResource {
 
     @POST
     @Path("purge")
+    @BodyChecks(projectIds = "project_id")
     public Uni<Map<String, Object>> purge(CostPurgeReq request) {
         required(request);
         return costs.purge(request.projectId(), request.query()).replaceWith(Map.of());

@@ -8,6 +8,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.feedback.FeedbackEnvelopes.FeedbackBatchCreateReq;
 import org.llmplatform.tracing.feedback.FeedbackEnvelopes.FeedbackBatchCreateRes;
@@ -32,12 +35,26 @@ public class FeedbackResource {
 
     @POST
     @Path("create")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "id", max = FieldLimits.ID),
+            @Limit(field = "weave_ref", max = FieldLimits.REF),
+            @Limit(field = "annotation_ref", max = FieldLimits.REF),
+            @Limit(field = "runnable_ref", max = FieldLimits.REF),
+            @Limit(field = "call_ref", max = FieldLimits.REF),
+            @Limit(field = "trigger_ref", max = FieldLimits.REF)})
     public Uni<FeedbackCreated> create(FeedbackCreateReq request) {
         return feedback.create(required(request).toNew());
     }
 
     @POST
     @Path("batch/create")
+    @BodyChecks(projectIds = "batch[].project_id", limits = {
+            @Limit(field = "batch[].id", max = FieldLimits.ID),
+            @Limit(field = "batch[].weave_ref", max = FieldLimits.REF),
+            @Limit(field = "batch[].annotation_ref", max = FieldLimits.REF),
+            @Limit(field = "batch[].runnable_ref", max = FieldLimits.REF),
+            @Limit(field = "batch[].call_ref", max = FieldLimits.REF),
+            @Limit(field = "batch[].trigger_ref", max = FieldLimits.REF)})
     public Uni<FeedbackBatchCreateRes> createBatch(FeedbackBatchCreateReq request) {
         if (request == null || request.batch() == null) {
             throw ApiException.missingField("batch");
@@ -48,18 +65,28 @@ public class FeedbackResource {
 
     @POST
     @Path("query")
+    @BodyChecks(projectIds = "project_id")
     public Uni<FeedbackQueryRes> query(FeedbackQueryReq request) {
         return feedback.query(required(request).toQuery()).map(FeedbackQueryRes::new);
     }
 
     @POST
     @Path("purge")
+    @BodyChecks(projectIds = "project_id")
     public Uni<Map<String, Object>> purge(FeedbackPurgeReq request) {
         return feedback.purge(required(request).projectId(), request.query()).replaceWith(Map.of());
     }
 
     @POST
     @Path("replace")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "feedback_id", max = FieldLimits.ID),
+            @Limit(field = "id", max = FieldLimits.ID),
+            @Limit(field = "weave_ref", max = FieldLimits.REF),
+            @Limit(field = "annotation_ref", max = FieldLimits.REF),
+            @Limit(field = "runnable_ref", max = FieldLimits.REF),
+            @Limit(field = "call_ref", max = FieldLimits.REF),
+            @Limit(field = "trigger_ref", max = FieldLimits.REF)})
     public Uni<FeedbackCreated> replace(FeedbackReplaceReq request) {
         return feedback.replace(required(request).feedbackId(), request.toNew());
     }

@@ -13,6 +13,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.files.FileService.Upload;
 import org.llmplatform.tracing.http.StrictRequest;
@@ -52,6 +55,7 @@ public class FileResource {
 
     @POST
     @Path("file/content")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "digest", max = FieldLimits.DIGEST))
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     public Multi<byte[]> content(FileContentReq request) {
@@ -63,6 +67,7 @@ public class FileResource {
 
     @POST
     @Path("files/content")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "digest", max = FieldLimits.DIGEST))
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     public Multi<byte[]> contentAlias(FileContentReq request) {

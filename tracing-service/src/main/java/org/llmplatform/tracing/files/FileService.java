@@ -40,8 +40,8 @@ public class FileService {
 
     public Uni<String> create(String projectId, Upload upload) {
         requirePresent(projectId, "project_id");
-        requirePresent(upload, "file");
         String project = caller.requireProject(projectId).toString();
+        requirePresent(upload, "file");
         checkSize(upload.sizeBytes());
         String name = upload.fileName() == null || upload.fileName().isBlank() ? UNNAMED : upload.fileName();
         // The upload streams from its temporary file into the blob store; Weave's file digest is the same

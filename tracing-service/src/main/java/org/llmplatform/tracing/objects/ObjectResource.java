@@ -6,6 +6,9 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjCreateReq;
 import org.llmplatform.tracing.objects.ObjectEnvelopes.ObjCreateRes;
@@ -32,6 +35,8 @@ public class ObjectResource {
 
     @POST
     @Path("obj/create")
+    // obj.object_id keeps the reference's own answer (422 "Invalid object name: …", ObjectService), checked before any query.
+    @BodyChecks(projectIds = "obj.project_id")
     public Uni<ObjCreateRes> create(ObjCreateReq request) {
         if (request == null || request.obj() == null) {
             throw ApiException.missingField("obj");
@@ -44,6 +49,9 @@ public class ObjectResource {
 
     @POST
     @Path("obj/read")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "object_id", max = FieldLimits.NAME),
+            @Limit(field = "digest", max = FieldLimits.DIGEST)})
     public Uni<ObjReadRes> read(ObjReadReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");
@@ -54,6 +62,7 @@ public class ObjectResource {
 
     @POST
     @Path("objs/query")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "filter.object_ids[]", max = FieldLimits.NAME))
     public Uni<ObjQueryRes> query(ObjQueryReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");
@@ -63,6 +72,9 @@ public class ObjectResource {
 
     @POST
     @Path("obj/delete")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "object_id", max = FieldLimits.NAME),
+            @Limit(field = "digests[]", max = FieldLimits.DIGEST)})
     public Uni<ObjDeleteRes> delete(ObjDeleteReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");

@@ -17,6 +17,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.otel.OtelIngestService.ExportResult;
 import org.llmplatform.tracing.otel.OtlpModel.ExportRequest;
@@ -43,6 +44,7 @@ public class OtelResource {
 
     @POST
     @Path("traces")
+    @BodyChecks(projectHeaders = "project_id", projectIds = "project_id")
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> traces(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             @HeaderParam("Content-Encoding") String encoding, @HeaderParam("project_id") String projectHeader) {
@@ -70,6 +72,7 @@ public class OtelResource {
 
     @POST
     @Path("trace")
+    @BodyChecks(projectHeaders = "project_id", projectIds = "project_id")
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> trace(byte[] body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             @HeaderParam("Content-Encoding") String encoding, @HeaderParam("project_id") String projectHeader) {

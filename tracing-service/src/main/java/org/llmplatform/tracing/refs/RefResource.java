@@ -9,6 +9,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.http.StrictRequest;
 
@@ -35,6 +38,7 @@ public class RefResource {
 
     @POST
     @Path("read_batch")
+    @BodyChecks(refs = "refs[]", limits = @Limit(field = "refs[]", max = FieldLimits.REF))
     public Uni<RefsReadBatchRes> readBatch(RefsReadBatchReq request) {
         if (request == null) {
             throw ApiException.missingField("refs");

@@ -11,6 +11,9 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.nio.charset.StandardCharsets;
 import org.jboss.resteasy.reactive.RestMulti;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.http.JsonLinesBody;
 import org.llmplatform.tracing.tables.TableEnvelopes.TableCreateReq;
@@ -37,6 +40,7 @@ public class TableResource {
 
     @POST
     @Path("create")
+    @BodyChecks(projectIds = "table.project_id")
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<TableCreated> create(TableCreateReq request) {
         if (request == null || request.table() == null) {
@@ -47,6 +51,7 @@ public class TableResource {
 
     @POST
     @Path("update")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "base_digest", max = FieldLimits.DIGEST))
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<TableUpdated> update(TableUpdateReq request) {
         required(request);
@@ -55,6 +60,9 @@ public class TableResource {
 
     @POST
     @Path("query")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "digest", max = FieldLimits.DIGEST),
+            @Limit(field = "filter.row_digests[]", max = FieldLimits.DIGEST)})
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<TableQueryRes> query(TableQueryReq request) {
         required(request);
@@ -63,6 +71,9 @@ public class TableResource {
 
     @POST
     @Path("query_stream")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "digest", max = FieldLimits.DIGEST),
+            @Limit(field = "filter.row_digests[]", max = FieldLimits.DIGEST)})
     public RestMulti<Buffer> queryStream(TableQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         required(request);
         return RestMulti.fromMultiData(tables.streamLines(request.toQuery())
@@ -75,6 +86,7 @@ public class TableResource {
 
     @POST
     @Path("query_stats")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "digest", max = FieldLimits.DIGEST))
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<TableQueryStatsRes> queryStats(TableQueryStatsReq request) {
         required(request);
@@ -83,6 +95,7 @@ public class TableResource {
 
     @POST
     @Path("query_stats_batch")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "digests[]", max = FieldLimits.DIGEST))
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<TableQueryStatsBatchRes> queryStatsBatch(TableQueryStatsBatchReq request) {
         required(request);

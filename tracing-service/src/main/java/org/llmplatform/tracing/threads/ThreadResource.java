@@ -14,6 +14,9 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestMulti;
+import org.llmplatform.support.body.BodyChecks;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.http.JsonLinesBody;
 import org.llmplatform.tracing.http.StrictRequest;
@@ -55,6 +58,7 @@ public class ThreadResource {
 
     @POST
     @Path("stream_query")
+    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "filter.thread_ids[]", max = FieldLimits.ID))
     public RestMulti<Buffer> streamQuery(ThreadsQueryReq request, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
         if (request == null) {
             throw ApiException.missingField("project_id");

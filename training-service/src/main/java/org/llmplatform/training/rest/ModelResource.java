@@ -11,6 +11,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.FieldLimits;
+import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.model.events.CheckpointSaved;
 import org.llmplatform.support.rest.Parameters;
 import org.llmplatform.support.rest.Parameters.In;
@@ -48,6 +51,8 @@ public class ModelResource {
 
     @POST
     @Path("models")
+    @BodyChecks(entities = "entity", limits = {@Limit(field = "entity", max = FieldLimits.NAME),
+            @Limit(field = "project", max = FieldLimits.NAME), @Limit(field = "name", max = FieldLimits.NAME)})
     public Uni<ModelResponse> createModel(ModelCreate request) {
         return models.register(request).map(ModelResponse::of);
     }
@@ -58,6 +63,7 @@ public class ModelResource {
      */
     @GET
     @Path("models")
+    @BodyChecks(entityParameters = "entity")
     public Uni<ListPage<ModelSummaryResponse>> listModels(@RestQuery String entity, @RestQuery String project,
             @RestQuery String after, @RestQuery String limit, @RestQuery String order) {
         return models.listInProject(entity == null || entity.isEmpty() ? null : entity, project, PageQuery.parse(after, limit, order))
@@ -65,12 +71,12 @@ public class ModelResource {
                         page.hasMore()));
     }
 
-    /** Not W&B's: the model's training jobs, oldest first (newest first with {@code order=desc}). */
+    /** Not W&B's: the model's training jobs (the model looked up before the query is validated), oldest first (newest first with {@code order=desc}). */
     @GET
     @Path("models/{model_id}/training-jobs")
     public Uni<ListPage<JobResponse>> listJobs(@RestPath("model_id") String modelId, @RestQuery String after, @RestQuery String limit,
             @RestQuery String order) {
-        return jobs.listForModel(modelId, PageQuery.parse(after, limit, order))
+        return models.findAccessible(modelId).chain(() -> jobs.listForModel(modelId, PageQuery.parse(after, limit, order)))
                 .map(page -> ListPage.of(page.data().stream().map(JobResponse::of).toList(), JobResponse::id, page.hasMore()));
     }
 
@@ -79,7 +85,7 @@ public class ModelResource {
     @Path("models/{model_id}/checkpoints")
     public Uni<ListPage<CheckpointResponse>> listCheckpoints(@RestPath("model_id") String modelId,
             @RestQuery String after, @RestQuery String limit, @RestQuery String order) {
-        return checkpoints.list(modelId, PageQuery.parse(after, limit, order))
+        return models.findAccessible(modelId).chain(() -> checkpoints.list(modelId, PageQuery.parse(after, limit, order)))
                 .map(page -> ListPage.of(page.data().stream().map(CheckpointResponse::of).toList(),
                         CheckpointResponse::id, page.hasMore()));
     }
@@ -93,6 +99,7 @@ public class ModelResource {
     @Path("serving-checkpoints/{entity}/{project}/{name}")
     public Uni<CheckpointSaved> servingCheckpoint(@RestPath String entity, @RestPath String project, @RestPath String name,
             @RestQuery String step) {
+        models.requireVisibleEntity(entity, project, name);
         return checkpoints.serving(entity, project, name, Parameters.optionalInt(step, In.QUERY, "step", 0, Integer.MAX_VALUE).orElse(null));
     }
 

@@ -41,9 +41,11 @@ public class TrainingJobResource {
     @Path("{training_job_id}/events")
     public Uni<ListPage<JobEventResponse>> events(@RestPath("training_job_id") String jobId, @RestQuery String after,
             @RestQuery String limit) {
-        PageRequest page = PageQuery.parse(after, limit, null);
-        return jobs.events(jobId, page.after(), page.limit())
-                .map(events -> ListPage.of(events.data().stream().map(JobEventResponse::of).toList(), JobEventResponse::id, events.hasMore()));
+        // The job is looked up before the query is validated: a stranger's job is a 404 whatever the query.
+        return jobs.find(jobId).chain(() -> {
+            PageRequest page = PageQuery.parse(after, limit, null);
+            return jobs.events(jobId, page.after(), page.limit());
+        }).map(events -> ListPage.of(events.data().stream().map(JobEventResponse::of).toList(), JobEventResponse::id, events.hasMore()));
     }
 
     @POST

@@ -124,9 +124,11 @@ public class CheckpointService {
      * it and {@code get_step()} reads it, so ART's own pruning always keeps it.
      */
     public Uni<CheckpointDeletion> delete(String modelId, DeleteCheckpoints request) {
-        List<Integer> steps = requestedSteps(request);
-        return models.findAccessible(modelId)
-                .chain(model -> pool.withTransaction(transaction -> modelStore.lock(transaction, model.id())
+        return models.findAccessible(modelId).chain(model -> delete(model, requestedSteps(request)));
+    }
+
+    private Uni<CheckpointDeletion> delete(Model model, List<Integer> steps) {
+        return pool.withTransaction(transaction -> modelStore.lock(transaction, model.id())
                         .chain(() -> checkpoints.latest(transaction, model.id()))
                         .chain(latest -> {
                             if (latest.isPresent() && steps.contains(latest.get().step())) {
@@ -134,18 +136,18 @@ public class CheckpointService {
                                         + "': the next training job starts from it, so it cannot be deleted");
                             }
                             return checkpoints.delete(transaction, model.id(), steps);
-                        })))
+                        }))
                 .map(deleted -> new CheckpointDeletion(deleted.size(), steps.stream().filter(step -> !deleted.contains(step)).toList()));
     }
 
     /** Computes the split's metrics (docs/training-service.md#trajectory-metrics) and adds them to the model's current checkpoint. */
     public Uni<LoggedMetrics> log(String modelId, LogRequest request) {
-        checkLogRequest(request);
-        Map<String, Double> metrics = TrajectoryMetrics.compute(request.split(), request.trajectoryGroups());
-        return models.findAccessible(modelId)
-                .chain(model -> checkpoints.mergeIntoLatest(model.id(), metrics))
-                .map(step -> new LoggedMetrics(step.orElseThrow(() -> ApiException.notFound("Model '" + modelId + "' has no checkpoint")),
-                        metrics));
+        return models.findAccessible(modelId).chain(model -> {
+            checkLogRequest(request);
+            Map<String, Double> metrics = TrajectoryMetrics.compute(request.split(), request.trajectoryGroups());
+            return checkpoints.mergeIntoLatest(model.id(), metrics).map(step -> Map.entry(step, metrics));
+        }).map(logged -> new LoggedMetrics(logged.getKey().orElseThrow(() -> ApiException.notFound("Model '" + modelId + "' has no checkpoint")),
+                logged.getValue()));
     }
 
     private static void checkLogRequest(LogRequest request) {

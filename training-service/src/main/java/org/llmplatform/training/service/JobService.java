@@ -60,16 +60,26 @@ public class JobService {
         this.json = json;
     }
 
+    /**
+     * A model id that is a UUID is looked up first: a model the caller cannot see is a 404 however invalid the rest
+     * of the body. A body naming no model id, or a malformed one, names nothing to protect: it is validated whole.
+     */
     public Uni<Job> create(CreateTrainingJob request) {
+        if (request == null || request.modelId() == null || parseId(request.modelId()).isEmpty()) {
+            checkCreate(request);
+        }
+        return models.findAccessible(request.modelId()).chain(model -> create(request, model));
+    }
+
+    private Uni<Job> create(CreateTrainingJob request, Model model) {
         String modelId = checkCreate(request);
         TrainingJobConfig config = TrainingConfigResolver.resolve(request.experimentalConfig());
         byte[] payload = write(Map.of("trajectory_groups", request.trajectoryGroups()));
         String configJson = new String(write(config), StandardCharsets.UTF_8);
-        return models.findAccessible(modelId)
-                .chain(model -> blobs.put(payload).chain(stored -> pool.withTransaction(transaction -> modelStore.lock(transaction, model.id())
+        return blobs.put(payload).chain(stored -> pool.withTransaction(transaction -> modelStore.lock(transaction, model.id())
                         .chain(locked -> locked.isEmpty()
                                 ? Uni.createFrom().failure(ApiException.notFound("Model '" + modelId + "' not found"))
-                                : createOrFindRetried(transaction, locked.get(), stored, configJson)))))
+                                : createOrFindRetried(transaction, locked.get(), stored, configJson))))
                 .invoke(outbox::flush);
     }
 

@@ -169,6 +169,13 @@ public class ModelService {
                 .orElseThrow(() -> notFound(modelId)));
     }
 
+    /** A 404 for a model name in an entity the caller cannot see, checked before anything else the request holds. */
+    public void requireVisibleEntity(String entity, String project, String name) {
+        if (!caller.get().mayAccessEntity(entity)) {
+            throw notFound(entity + "/" + project + "/" + name);
+        }
+    }
+
     /** The model named {@code entity/project/name}, if the caller may see it; otherwise 404 (existence is not revealed). */
     public Uni<Model> findAccessibleByName(String entity, String project, String name) {
         String fullName = entity + "/" + project + "/" + name;
