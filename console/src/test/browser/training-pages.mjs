@@ -1,7 +1,8 @@
 // A person trains a model through the API (as ART does: register, sample rollouts, log, train) and follows it in
 // the console by visible text and labels: the model and its reward curve, the job training while the page is open
 // (it grows without a reload), the new checkpoint; chats with the new checkpoint in the playground (streamed,
-// traced), compares it with the base model, opens the exchange's trace, and finds the tokens on the usage page.
+// traced), compares it with the base model, opens the exchange's trace, and finds the tokens on the usage page,
+// where a request the gateway refused counts among the errors.
 // Prints one marker per step; screenshots go to the folder in SCREENSHOTS when it is set.
 // Usage: node training-pages.mjs <console origin> <API key> <entity> <project> <base model>
 import { chromium } from 'playwright-core';
@@ -157,6 +158,24 @@ try {
   await page.getByRole('img', { name: 'Completion tokens per day by model' }).waitFor();
   await shot(page, 'usage');
   step('USAGE_SEEN');
+
+  // A request the gateway refuses once it knows the project (422: messages is no list) counts among its errors.
+  const errorsTotal = page.locator('dl[aria-label="Totals"] dt:text-is("Errors") + dd');
+  const errorsBefore = Number((await errorsTotal.textContent()).replace(/\D/g, ''));
+  const refused = await fetch(`${origin}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: baseModel, messages: 'hello' }),
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', 'Compat-Project': `${entity}/${project}` } });
+  if (refused.status !== 422) throw new Error(`the invalid completion answered ${refused.status}: ${await refused.text()}`);
+  for (let attempt = 0; ; attempt++) {
+    await page.getByRole('button', { name: 'Show' }).click();
+    await errorsTotal.waitFor();
+    const errors = Number((await errorsTotal.textContent()).replace(/\D/g, ''));
+    if (errors === errorsBefore + 1) break;
+    if (errors > errorsBefore + 1 || attempt >= 20) throw new Error(`the usage page counts ${errors} errors, ${errorsBefore} before one refused request`);
+    await page.waitForTimeout(1000);
+  }
+  await page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(`^\\S+ ${baseModel} \\d+ [1-9]\\d* `) }).waitFor();
+  await shot(page, 'usage-errors');
+  step('REFUSAL_COUNTED');
 } catch (error) {
   await shot(page, 'training-failure');
   throw error;

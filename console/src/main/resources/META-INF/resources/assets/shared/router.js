@@ -19,8 +19,16 @@ export function href(path, params = {}) {
   return `#${path}${text ? `?${text}` : ''}`;
 }
 
+/** Opens a view; its own address again renders it anew, as a filter form submitted unchanged must show fresh data. */
 export function navigate(path, params) {
-  location.hash = href(path, params);
+  const target = href(path, params);
+  if (location.hash === target) refresh();
+  else location.hash = target;
+}
+
+/** Renders the current view again (the address did not change, so no hashchange would). */
+export function refresh() {
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
 /** '/p/<entity>/<project>/<rest…>', each segment encoded. */

@@ -1,7 +1,7 @@
 // A trace: its calls as a tree beside a timeline; the selected call (?call=<id> in the URL) in detail.
 import { h, replace, state, formatLatency } from '../shared/dom.js';
 import { api, opShortName } from '../shared/api.js';
-import { href, navigate, projectPath } from '../shared/router.js';
+import { href, navigate, projectPath, refresh } from '../shared/router.js';
 import { statusBadge } from '../shared/status.js';
 import { traceTree } from './trace-tree.js';
 import { timeline } from './timeline.js';
@@ -27,7 +27,7 @@ export async function renderTrace(view, [entity, project, traceId], params, isCu
   const changed = (what) => {
     if (what === 'root-deleted') navigate(projectPath(entity, project, 'calls'));
     else if (what === 'deleted') select(selected.parent_id);
-    else window.dispatchEvent(new HashChangeEvent('hashchange'));
+    else refresh();
   };
   const chartBox = h('div', { class: 'timeline', role: 'img', 'aria-label': 'Timeline of the trace\'s calls' });
   const root = rows[0].call;
