@@ -192,6 +192,53 @@ class CallsCompleteApiTest {
                 .body("call.ended_at", equalTo("2025-03-01T10:00:00.900000Z"));
     }
 
+    /**
+     * The Python SDK's shapes: {@code CallsCompleteReq(batch=[...]).model_dump(mode="json")} (every field, unset ones as
+     * null, {@code wb_} names) and an eager end with {@code started_at}, each with the {@code X-Weave-Trace-Id} header.
+     */
+    @Test
+    void thePythonSdksCompleteItemsAndEagerEndAreAccepted() {
+        SdkClient client = SdkClient.fresh("python");
+        String id = UUID.randomUUID().toString();
+        Map<String, Object> complete = new LinkedHashMap<>();
+        complete.put("project_id", client.projectId());
+        complete.put("id", id);
+        complete.put("trace_id", "trace-" + id);
+        complete.put("op_name", client.opRef("py_op"));
+        complete.put("started_at", "2025-03-01T10:00:00.123456Z");
+        complete.put("ended_at", "2025-03-01T10:00:01.123456Z");
+        complete.put("attributes", Map.of("weave", Map.of("source", "python-sdk")));
+        complete.put("inputs", Map.of("a", 1));
+        for (String unset : List.of("display_name", "parent_id", "thread_id", "turn_id", "otel_dump", "exception",
+                "wb_user_id", "wb_run_step_end")) {
+            complete.put(unset, null);
+        }
+        complete.put("output", Map.of("b", 2));
+        complete.put("summary", Map.of("usage", Map.of()));
+        complete.put("wb_run_id", client.projectId().split("/")[0] + "/run-1");
+        complete.put("wb_run_step", 3);
+        given().auth().preemptive().basic("api", client.key()).header("X-Weave-Trace-Id", "trace-" + id)
+                .contentType(ContentType.JSON).body(Map.of("batch", List.of(complete)))
+                .post("/v2/" + client.projectId() + "/calls/complete").then().statusCode(200);
+
+        String eager = UUID.randomUUID().toString();
+        client.v2("call/start", Map.of("start", SdkCall.of(client, "py_eager", eager, "trace-" + eager, null, 0, 0,
+                Map.of(), null, Map.of(), null).start())).statusCode(200);
+        client.v2("call/end", Map.of("end", Map.of("project_id", client.projectId(), "id", eager, "trace_id",
+                "trace-" + eager, "started_at", at(0), "ended_at", at(2500), "output", "done", "summary", Map.of(),
+                "wb_run_step_end", 4))).statusCode(200);
+
+        client.post("/call/read", Map.of("project_id", client.projectId(), "id", id)).statusCode(200)
+                .body("call.svc_run_id", equalTo(client.projectId().split("/")[0] + "/run-1"))
+                .body("call.svc_run_step", equalTo(3))
+                .body("call.svc_user_id", equalTo(client.projectId().split("/")[0]))
+                .body("call.summary.weave.latency_ms", equalTo(1000));
+        client.post("/call/read", Map.of("project_id", client.projectId(), "id", eager)).statusCode(200)
+                .body("call.output", equalTo("done"))
+                .body("call.svc_run_step_end", equalTo(4))
+                .body("call.summary.weave.latency_ms", equalTo(2500));
+    }
+
     @Test
     void aResentBatchOrEagerPartChangesNothing() {
         SdkClient client = SdkClient.fresh("resend");
