@@ -53,6 +53,12 @@ final class CallEnvelopes {
     record CallCreateBatchRes(List<Object> res) {
     }
 
+    /** {@code POST /v2/{entity}/{project}/calls/complete}; the answer is {@code {}}. */
+    @StrictRequest
+    @RegisterForReflection
+    record CallsUpsertCompleteReq(List<CompletedCall> batch) {
+    }
+
     /** {@code svc_user_id} is accepted and ignored: the caller is the user. */
     @StrictRequest
     @RegisterForReflection

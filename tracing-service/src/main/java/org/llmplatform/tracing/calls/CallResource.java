@@ -6,9 +6,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
 import org.llmplatform.support.body.FieldLimits;
@@ -123,6 +125,13 @@ public class CallResource {
         List<Object> loc = new ArrayList<>(at);
         loc.add(key);
         return loc;
+    }
+
+    /** The reference's answer, whose {@code error_code} makes an SDK switch to the v2 API. */
+    @ServerExceptionMapper
+    public Response completeModeRequired(CallsCompleteModeRequired refused) {
+        return Response.status(400).type(MediaType.APPLICATION_JSON)
+                .entity(Map.of("reason", refused.getMessage(), "error_code", CallsCompleteModeRequired.ERROR_CODE)).build();
     }
 
     /** The same as a stream_query of that one id (docs/tracing-service.md#call-endpoints). */

@@ -39,23 +39,69 @@ public class CallService {
     }
 
     private final CallStore store;
+    private final CallWriteModes modes;
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
 
-    public CallService(CallStore store, CurrentPrincipal caller, ObjectMapper json) {
+    public CallService(CallStore store, CallWriteModes modes, CurrentPrincipal caller, ObjectMapper json) {
         this.store = store;
+        this.modes = modes;
         this.caller = caller;
         this.json = json;
     }
 
+    /** The v1 {@code call/start}. */
     public Uni<CallStarted> start(StartedCall start) {
         CallStartRow row = startRow(start, List.of("body", "start"));
-        return store.start(row).replaceWith(new CallStarted(row.id(), row.traceId()));
+        return modes.requireLegacyWrites(List.of(row.projectId()))
+                .chain(() -> store.start(row)).replaceWith(new CallStarted(row.id(), row.traceId()));
     }
 
-    /** Ending an id that has no start yet is accepted: the end waits, invisible, for its start. */
+    /** The v1 {@code call/end}. Ending an id that has no start yet is accepted: the end waits, invisible, for its start. */
     public Uni<Void> end(EndedCall end) {
-        return store.end(endRow(end, List.of("body", "end")));
+        CallEndRow row = endRow(end, List.of("body", "end"));
+        return modes.requireLegacyWrites(List.of(row.projectId())).chain(() -> store.end(row));
+    }
+
+    /** The v2 {@code call/start}: the v1 start, in the project of the path. */
+    public Uni<CallStarted> startV2(String pathProjectId, StartedCall start) {
+        List<Object> at = List.of("body", "start");
+        CallStartRow row = startRow(start, at);
+        requirePathProject(pathProjectId, row.projectId(), loc(at, "project_id"));
+        return modes.noteCompleteWrites(List.of(row.projectId()))
+                .chain(() -> store.start(row)).replaceWith(new CallStarted(row.id(), row.traceId()));
+    }
+
+    /** The v2 {@code call/end}: the v1 end (its {@code started_at}, which only locates the row, is ignored). */
+    public Uni<Void> endV2(String pathProjectId, EndedCall end) {
+        List<Object> at = List.of("body", "end");
+        CallEndRow row = endRow(end, at);
+        requirePathProject(pathProjectId, row.projectId(), loc(at, "project_id"));
+        return modes.noteCompleteWrites(List.of(row.projectId())).chain(() -> store.end(row));
+    }
+
+    /**
+     * {@code calls/complete}: every call is a start and an end written as one row, through the batch write of
+     * {@code call/upsert_batch} (so the merge rules and a resend behave the same). Every item is validated first.
+     */
+    public Uni<Void> complete(String pathProjectId, List<CompletedCall> batch) {
+        requirePresent(batch, List.of("body", "batch"));
+        List<CallStartRow> starts = new ArrayList<>();
+        List<CallEndRow> ends = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            List<Object> at = List.of("body", "batch", i);
+            CompletedCall call = batch.get(i);
+            requirePresent(call, at);
+            requirePresent(call.projectId(), at, "project_id");
+            requirePresent(call.id(), at, "id");
+            requirePresent(call.traceId(), at, "trace_id");
+            CallStartRow start = startRow(call.start(), at);
+            requirePathProject(pathProjectId, start.projectId(), loc(at, "project_id"));
+            starts.add(start);
+            ends.add(endRow(call.end(), at));
+        }
+        return modes.noteCompleteWrites(starts.stream().map(CallStartRow::projectId).toList())
+                .chain(() -> store.writeBatch(starts, ends));
     }
 
     /**
@@ -79,7 +125,10 @@ public class CallService {
                 results.add(Map.of());
             }
         }
-        return store.writeBatch(starts, ends).replaceWith(results);
+        List<String> projects = new ArrayList<>();
+        starts.forEach(start -> projects.add(start.projectId()));
+        ends.forEach(end -> projects.add(end.projectId()));
+        return modes.requireLegacyWrites(projects).chain(() -> store.writeBatch(starts, ends)).replaceWith(results);
     }
 
     /** One item of {@code /call/upsert_batch}, reduced to the part it carries (exactly one is set). */
@@ -168,6 +217,14 @@ public class CallService {
             return json.readTree(summaryJson) instanceof ObjectNode summary ? summary : null;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored call summary is not JSON", e);
+        }
+    }
+
+    /** A v2 body names the project of its path, which the caller's access was checked on. */
+    private static void requirePathProject(String pathProjectId, String projectId, List<Object> loc) {
+        if (!pathProjectId.equals(projectId)) {
+            throw ApiException.invalidField("value_error", loc,
+                    "project_id must be the project of the path, '" + pathProjectId + "'", projectId);
         }
     }
 

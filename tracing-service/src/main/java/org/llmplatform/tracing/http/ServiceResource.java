@@ -5,6 +5,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.llmplatform.support.auth.PublicEndpoint;
 
 /** The two unauthenticated endpoints Weave clients call before anything else. */
@@ -12,6 +13,13 @@ import org.llmplatform.support.auth.PublicEndpoint;
 @PublicEndpoint
 @Produces(MediaType.APPLICATION_JSON)
 public class ServiceResource {
+
+    private final String version;
+
+    /** {@code version}: this build's (the module's Maven version), sent as {@code trace_server_version}. */
+    public ServiceResource(@ConfigProperty(name = "quarkus.application.version") String version) {
+        this.version = version;
+    }
 
     @GET
     @Path("health")
@@ -22,6 +30,6 @@ public class ServiceResource {
     @GET
     @Path("server_info")
     public Map<String, String> serverInfo() {
-        return Map.of("min_required_weave_python_version", "0.0.1", "trace_server_version", "0.1.0");
+        return Map.of("min_required_weave_python_version", "0.0.1", "trace_server_version", version);
     }
 }
