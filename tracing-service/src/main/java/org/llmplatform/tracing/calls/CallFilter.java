@@ -43,7 +43,7 @@ public record CallFilter(
      * This filter, once no list is longer than {@link #MAX_LIST_LENGTH} and no id, op name or ref longer than its
      * limit (the resource has checked the caller's access to the project by then).
      */
-    CallFilter checked() {
+    public CallFilter checked() {
         checkLength("op_names", opNames);
         checkLength("input_refs", inputRefs);
         checkLength("output_refs", outputRefs);

@@ -1,0 +1,201 @@
+package org.llmplatform.tracing.stats;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.llmplatform.tracing.calls.CallFilter;
+import org.llmplatform.tracing.query.SqlParams;
+import org.llmplatform.tracing.query.SqlStatement;
+import org.llmplatform.tracing.stats.StatsMetric.Column;
+
+/**
+ * The SQL of {@code calls/stats} (docs/tracing-service.md#call-stats): the visible calls started in the range, one
+ * value per call (call metrics) or per call and model of {@code summary.usage} (usage metrics), aggregated per bucket
+ * in PostgreSQL; every bucket of the range is answered, an empty one with 0 for sums, averages and counts and null
+ * for minimum, maximum and percentiles.
+ */
+@ApplicationScoped
+public class CallStatsStore {
+
+    private final Pool pool;
+    private final ObjectMapper json;
+
+    public CallStatsStore(Pool pool, ObjectMapper json) {
+        this.pool = pool;
+        this.json = json;
+    }
+
+    Uni<List<ObjectNode>> callBuckets(String project, CallFilter filter, StatsBuckets buckets, List<StatsMetric> metrics) {
+        return run(callMetricsSql(project, filter, buckets, metrics), buckets, metrics, false);
+    }
+
+    Uni<List<ObjectNode>> usageBuckets(String project, CallFilter filter, StatsBuckets buckets, List<StatsMetric> metrics) {
+        return run(usageMetricsSql(project, filter, buckets, metrics), buckets, metrics, true);
+    }
+
+    static SqlStatement callMetricsSql(String project, CallFilter filter, StatsBuckets buckets, List<StatsMetric> metrics) {
+        SqlParams params = new SqlParams();
+        String bucketSeries = bucketSeries(params, buckets);
+        String calls = visibleCalls(params, project, filter, buckets);
+        List<String> values = new ArrayList<>();
+        for (StatsMetric metric : metrics) {
+            values.add(switch (metric.name()) {
+                // dateDiff('millisecond', started_at, ended_at): whole milliseconds crossed; null while running.
+                case "latency_ms" -> "(floor(extract(epoch FROM c.ended_at) * 1000) - floor(extract(epoch FROM c.started_at) * 1000))"
+                        + "::bigint AS m_latency_ms";
+                case "call_count" -> "1 AS m_call_count";
+                case "error_count" -> "CASE WHEN c.exception IS NOT NULL THEN 1 ELSE 0 END AS m_error_count";
+                default -> throw new IllegalArgumentException(metric.name());
+            });
+        }
+        String sql = """
+                WITH buckets AS (%s),
+                per_call AS (
+                    SELECT %s AS bucket, %s
+                    FROM tracing.calls c
+                    WHERE %s),
+                aggregated AS (
+                    SELECT bucket, %s, count(*) AS count FROM per_call GROUP BY bucket)
+                SELECT buckets.bucket, %s, coalesce(aggregated.count, 0) AS count
+                FROM buckets LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket
+                ORDER BY buckets.bucket""".formatted(bucketSeries, bucketOf(params, buckets), String.join(", ", values), calls,
+                aggregates(metrics), outerColumns(metrics));
+        return new SqlStatement(sql, params.values());
+    }
+
+    static SqlStatement usageMetricsSql(String project, CallFilter filter, StatsBuckets buckets, List<StatsMetric> metrics) {
+        SqlParams params = new SqlParams();
+        String bucketSeries = bucketSeries(params, buckets);
+        String calls = visibleCalls(params, project, filter, buckets);
+        List<String> values = new ArrayList<>();
+        for (StatsMetric metric : metrics) {
+            // Providers name the same counts differently: input is prompt_tokens + input_tokens, output is
+            // completion_tokens + output_tokens; only JSON numbers count (ClickHouse's toFloat64OrNull of the raw value).
+            values.add(switch (metric.name()) {
+                case "input_tokens" -> "coalesce(" + number("prompt_tokens") + ", 0) + coalesce(" + number("input_tokens")
+                        + ", 0) AS m_input_tokens";
+                case "output_tokens" -> "coalesce(" + number("completion_tokens") + ", 0) + coalesce("
+                        + number("output_tokens") + ", 0) AS m_output_tokens";
+                default -> number(metric.name()) + " AS m_" + metric.name();
+            });
+        }
+        String sql = """
+                WITH buckets AS (%s),
+                per_call AS (
+                    SELECT %s AS bucket, u.key AS model, %s
+                    FROM tracing.calls c
+                    CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(c.summary -> 'usage') = 'object'
+                        THEN c.summary -> 'usage' ELSE '{}' END) u
+                    WHERE %s),
+                aggregated AS (
+                    SELECT bucket, model, %s, count(*) AS count FROM per_call GROUP BY bucket, model),
+                models AS (SELECT DISTINCT model FROM aggregated)
+                SELECT buckets.bucket, models.model, %s, coalesce(aggregated.count, 0) AS count
+                FROM buckets CROSS JOIN models
+                LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model
+                ORDER BY buckets.bucket, models.model COLLATE "C"
+                """.formatted(bucketSeries, bucketOf(params, buckets),
+                String.join(", ", values), calls, aggregates(metrics), outerColumns(metrics));
+        return new SqlStatement(sql, params.values());
+    }
+
+    private Uni<List<ObjectNode>> run(SqlStatement statement, StatsBuckets buckets, List<StatsMetric> metrics,
+            boolean byModel) {
+        return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params())).map(rows -> {
+            List<ObjectNode> answer = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                ObjectNode bucket = json.createObjectNode();
+                bucket.put("timestamp", buckets.label(row.getLong("bucket")));
+                if (byModel) {
+                    bucket.put("model", row.getString("model"));
+                }
+                for (StatsMetric metric : metrics) {
+                    for (Column column : metric.columns()) {
+                        Object value = row.getValue(column.alias());
+                        if (value == null) {
+                            bucket.putNull(column.alias());
+                        } else if (value instanceof Double number) {
+                            bucket.put(column.alias(), number);
+                        } else {
+                            bucket.put(column.alias(), ((Number) value).longValue());
+                        }
+                    }
+                }
+                bucket.put("count", row.getLong("count"));
+                answer.add(bucket);
+            }
+            return answer;
+        });
+    }
+
+    /** Every bucket's start (epoch seconds) from the one holding {@code start} to the last one before {@code end}. */
+    private static String bucketSeries(SqlParams params, StatsBuckets buckets) {
+        long first = buckets.firstBucket();
+        long last = first + (buckets.count() - 1) * buckets.granularity();
+        return "SELECT generate_series(" + params.bind(first, "bigint") + ", " + params.bind(last, "bigint") + ", "
+                + params.bind(buckets.granularity(), "bigint") + ") AS bucket";
+    }
+
+    private static String bucketOf(SqlParams params, StatsBuckets buckets) {
+        String granularity = params.bind(buckets.granularity(), "bigint");
+        return "floor(extract(epoch FROM c.started_at) / " + granularity + ")::bigint * " + granularity;
+    }
+
+    /** The visible calls of the project started in {@code [start, end)} that the filter keeps (the reference's stats filter). */
+    private static String visibleCalls(SqlParams params, String project, CallFilter filter, StatsBuckets buckets) {
+        List<String> conditions = new ArrayList<>(List.of("c.project_id = " + params.bind(project, "text"),
+                "c.started_at IS NOT NULL", "c.deleted_at IS NULL",
+                "c.started_at >= " + params.bind(OffsetDateTime.ofInstant(buckets.start(), ZoneOffset.UTC), "timestamptz"),
+                "c.started_at < " + params.bind(OffsetDateTime.ofInstant(buckets.end(), ZoneOffset.UTC), "timestamptz")));
+        anyOf(conditions, params, "c.op_name", filter.opNames());
+        anyOf(conditions, params, "c.trace_id", filter.traceIds());
+        anyOf(conditions, params, "c.id", filter.callIds());
+        anyOf(conditions, params, "c.parent_id", filter.parentIds());
+        anyOf(conditions, params, "c.svc_user_id", filter.svcUserIds());
+        anyOf(conditions, params, "c.svc_run_id", filter.svcRunIds());
+        if (Boolean.TRUE.equals(filter.traceRootsOnly())) {
+            conditions.add("c.parent_id IS NULL");
+        }
+        return String.join(" AND ", conditions);
+    }
+
+    private static void anyOf(List<String> conditions, SqlParams params, String column, List<String> values) {
+        if (values != null && !values.isEmpty()) {
+            conditions.add(column + " = ANY(" + params.bind(values.toArray(String[]::new), "text[]") + ")");
+        }
+    }
+
+    private static String number(String key) {
+        return "CASE WHEN jsonb_typeof(u.value -> '" + key + "') = 'number' THEN (u.value ->> '" + key + "')::float8 END";
+    }
+
+    private static String aggregates(List<StatsMetric> metrics) {
+        List<String> aggregates = new ArrayList<>();
+        for (StatsMetric metric : metrics) {
+            for (Column column : metric.columns()) {
+                aggregates.add(column.aggregateSql() + " AS \"" + column.alias() + "\"");
+            }
+        }
+        return String.join(", ", aggregates);
+    }
+
+    private static String outerColumns(List<StatsMetric> metrics) {
+        List<String> columns = new ArrayList<>();
+        for (StatsMetric metric : metrics) {
+            for (Column column : metric.columns()) {
+                String quoted = "\"" + column.alias() + "\"";
+                columns.add((column.zeroWhenEmpty() ? "coalesce(aggregated." + quoted + ", 0)" : "aggregated." + quoted)
+                        + " AS " + quoted);
+            }
+        }
+        return String.join(", ", columns);
+    }
+}
