@@ -20,11 +20,11 @@ final class FeedbackEnvelopes {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record FeedbackCreateReq(String id, String projectId, String weaveRef, String creator, String feedbackType,
             ObjectNode payload, String annotationRef, String runnableRef, String callRef, String triggerRef,
-            @JsonAlias("wb_user_id") String svcUserId) {
+            String queueId, @JsonAlias("wb_user_id") String svcUserId) {
 
         NewFeedback toNew() {
             return new NewFeedback(id, projectId, weaveRef, creator, feedbackType, payload, annotationRef, runnableRef,
-                    callRef, triggerRef);
+                    callRef, triggerRef, queueId);
         }
     }
 
@@ -33,11 +33,11 @@ final class FeedbackEnvelopes {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record FeedbackReplaceReq(String feedbackId, String id, String projectId, String weaveRef, String creator,
             String feedbackType, ObjectNode payload, String annotationRef, String runnableRef, String callRef,
-            String triggerRef, @JsonAlias("wb_user_id") String svcUserId) {
+            String triggerRef, String queueId, @JsonAlias("wb_user_id") String svcUserId) {
 
         NewFeedback toNew() {
             return new NewFeedback(id, projectId, weaveRef, creator, feedbackType, payload, annotationRef, runnableRef,
-                    callRef, triggerRef);
+                    callRef, triggerRef, queueId);
         }
     }
 

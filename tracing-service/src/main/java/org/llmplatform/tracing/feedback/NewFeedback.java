@@ -18,5 +18,6 @@ public record NewFeedback(
         String annotationRef,
         String runnableRef,
         String callRef,
-        String triggerRef) {
+        String triggerRef,
+        String queueId) {
 }

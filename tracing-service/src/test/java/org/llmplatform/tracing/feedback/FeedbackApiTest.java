@@ -102,7 +102,7 @@ class FeedbackApiTest {
                 .body("result[0].id", equalTo("f3"))
                 .body("result[0].payload", equalTo(Map.of("note", "hi")))
                 .body("result[0].svc_user_id", equalTo(client.user))
-                .body("result[0].size()", equalTo(12));
+                .body("result[0].size()", equalTo(13));
         client.post("/feedback/query", Map.of("project_id", client.project, "query", Map.of("$expr", Map.of("$gte",
                 List.of(Map.of("$getField", "created_at"), Map.of("$literal", "2020-01-01"))))))
                 .body("result.size()", equalTo(3));
