@@ -19,5 +19,6 @@ public record NewFeedback(
         String runnableRef,
         String callRef,
         String triggerRef,
-        String queueId) {
+        String queueId,
+        ScorerFields scorer) {
 }

@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestIdentities;
 import org.llmplatform.tracing.TraceClient;
 import org.llmplatform.tracing.calls.CallQueryApiTest;
 
@@ -162,6 +163,38 @@ class AnnotationQueueApiTest {
         assertEquals(2, items(queue, Map.of("filter", Map.of("annotation_states", List.of("completed", "skipped")))).size());
         itemsQuery(queue, Map.of("filter", Map.of("annotation_states", List.of("done")))).statusCode(422)
                 .body("detail[0].loc", equalTo(List.of("body", "filter", "annotation_states", 0)));
+    }
+
+    @Test
+    void eachAnnotatorMovesTheirOwnProgressAndTheItemShowsTheLatest() {
+        TraceClient first = new TraceClient("queues-first");
+        TraceClient second = new TraceClient("queues-second");
+        String team = TestIdentities.unique("queues-team");
+        TestIdentities.team(team, first.user, second.user);
+        String project = team + "/p";
+        Map<String, Object> start = first.start("c1", "op", CallQueryApiTest.at(1));
+        start.put("project_id", project);
+        first.post("/call/upsert_batch", Map.of("batch", List.of(Map.of("mode", "start", "req", Map.of("start", start)))))
+                .statusCode(200);
+        String queue = first.post("/annotation_queues", Map.of("project_id", project, "name", "shared",
+                "scorer_refs", List.of())).statusCode(200).extract().path("id");
+        first.post("/annotation_queues/" + queue + "/items", Map.of("project_id", project, "call_ids", List.of("c1"),
+                "display_fields", List.of())).statusCode(200).body("added_count", equalTo(1));
+        String item = first.post("/annotation_queues/" + queue + "/items/query", Map.of("project_id", project))
+                .statusCode(200).extract().path("items[0].id");
+        String path = "/annotation_queues/" + queue + "/items/" + item + "/progress";
+
+        first.post(path, Map.of("project_id", project, "annotation_state", "in_progress")).statusCode(200)
+                .body("item.annotation_state", equalTo("in_progress")).body("item.annotator_user_id", equalTo(first.user));
+        second.post(path, Map.of("project_id", project, "annotation_state", "completed")).statusCode(200)
+                .body("item.annotation_state", equalTo("completed")).body("item.annotator_user_id", equalTo(second.user));
+        first.post(path, Map.of("project_id", project, "annotation_state", "in_progress")).statusCode(200)
+                .body("item.annotation_state", equalTo("completed"));
+        first.post(path, Map.of("project_id", project, "annotation_state", "skipped")).statusCode(200)
+                .body("item.annotation_state", equalTo("skipped")).body("item.annotator_user_id", equalTo(first.user));
+        second.post(path, Map.of("project_id", project, "annotation_state", "skipped")).statusCode(400);
+        second.post("/annotation_queues/stats", Map.of("project_id", project, "queue_ids", List.of(queue)))
+                .statusCode(200).body("stats[0].total_items", equalTo(1)).body("stats[0].completed_items", equalTo(1));
     }
 
     @Test
