@@ -7,12 +7,16 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
+import java.util.Map;
 import org.llmplatform.tracing.feedback.FeedbackService.FeedbackCreated;
 import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.query.RowsQuery;
 import org.llmplatform.tracing.query.SortBy;
 
-/** The strict request envelopes of the feedback endpoints; {@code svc_user_id} is accepted and ignored. */
+/**
+ * The strict request envelopes of the feedback endpoints; {@code svc_user_id} is accepted and ignored, the scorer and
+ * span fields are read into {@link ScorerFields}.
+ */
 final class FeedbackEnvelopes {
 
     @StrictRequest
@@ -20,11 +24,18 @@ final class FeedbackEnvelopes {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record FeedbackCreateReq(String id, String projectId, String weaveRef, String creator, String feedbackType,
             ObjectNode payload, String annotationRef, String runnableRef, String callRef, String triggerRef,
+            String queueId,
+            List<String> scorerTags, Map<String, String> scorerTagReasons, Map<String, Double> scorerTagConfidences,
+            Map<String, Double> scorerRatings, Map<String, String> scorerRatingReasons,
+            Map<String, Double> scorerRatingConfidences, String spanAgentName, String spanAgentVersion,
+            String spanStatusCode, String spanConversationId, String spanTraceId, String scorerTraceId,
             @JsonAlias("wb_user_id") String svcUserId) {
 
         NewFeedback toNew() {
             return new NewFeedback(id, projectId, weaveRef, creator, feedbackType, payload, annotationRef, runnableRef,
-                    callRef, triggerRef);
+                    callRef, triggerRef, queueId, new ScorerFields(scorerTags, scorerTagReasons,
+                    scorerTagConfidences, scorerRatings, scorerRatingReasons, scorerRatingConfidences, spanAgentName,
+                    spanAgentVersion, spanStatusCode, spanConversationId, spanTraceId, scorerTraceId));
         }
     }
 
@@ -33,11 +44,18 @@ final class FeedbackEnvelopes {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record FeedbackReplaceReq(String feedbackId, String id, String projectId, String weaveRef, String creator,
             String feedbackType, ObjectNode payload, String annotationRef, String runnableRef, String callRef,
-            String triggerRef, @JsonAlias("wb_user_id") String svcUserId) {
+            String triggerRef, String queueId,
+            List<String> scorerTags, Map<String, String> scorerTagReasons, Map<String, Double> scorerTagConfidences,
+            Map<String, Double> scorerRatings, Map<String, String> scorerRatingReasons,
+            Map<String, Double> scorerRatingConfidences, String spanAgentName, String spanAgentVersion,
+            String spanStatusCode, String spanConversationId, String spanTraceId, String scorerTraceId,
+            @JsonAlias("wb_user_id") String svcUserId) {
 
         NewFeedback toNew() {
             return new NewFeedback(id, projectId, weaveRef, creator, feedbackType, payload, annotationRef, runnableRef,
-                    callRef, triggerRef);
+                    callRef, triggerRef, queueId, new ScorerFields(scorerTags, scorerTagReasons,
+                    scorerTagConfidences, scorerRatings, scorerRatingReasons, scorerRatingConfidences, spanAgentName,
+                    spanAgentVersion, spanStatusCode, spanConversationId, spanTraceId, scorerTraceId));
         }
     }
 

@@ -41,7 +41,8 @@ public class FeedbackResource {
             @Limit(field = "annotation_ref", max = FieldLimits.REF),
             @Limit(field = "runnable_ref", max = FieldLimits.REF),
             @Limit(field = "call_ref", max = FieldLimits.REF),
-            @Limit(field = "trigger_ref", max = FieldLimits.REF)})
+            @Limit(field = "trigger_ref", max = FieldLimits.REF),
+            @Limit(field = "queue_id", max = FieldLimits.ID)})
     public Uni<FeedbackCreated> create(FeedbackCreateReq request) {
         return feedback.create(required(request).toNew());
     }
@@ -54,7 +55,8 @@ public class FeedbackResource {
             @Limit(field = "batch[].annotation_ref", max = FieldLimits.REF),
             @Limit(field = "batch[].runnable_ref", max = FieldLimits.REF),
             @Limit(field = "batch[].call_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].trigger_ref", max = FieldLimits.REF)})
+            @Limit(field = "batch[].trigger_ref", max = FieldLimits.REF),
+            @Limit(field = "batch[].queue_id", max = FieldLimits.ID)})
     public Uni<FeedbackBatchCreateRes> createBatch(FeedbackBatchCreateReq request) {
         if (request == null || request.batch() == null) {
             throw ApiException.missingField("batch");
@@ -86,7 +88,8 @@ public class FeedbackResource {
             @Limit(field = "annotation_ref", max = FieldLimits.REF),
             @Limit(field = "runnable_ref", max = FieldLimits.REF),
             @Limit(field = "call_ref", max = FieldLimits.REF),
-            @Limit(field = "trigger_ref", max = FieldLimits.REF)})
+            @Limit(field = "trigger_ref", max = FieldLimits.REF),
+            @Limit(field = "queue_id", max = FieldLimits.ID)})
     public Uni<FeedbackCreated> replace(FeedbackReplaceReq request) {
         return feedback.replace(required(request).feedbackId(), request.toNew());
     }

@@ -15,5 +15,6 @@ public record FeedbackRow(
         String annotationRef,
         String runnableRef,
         String callRef,
-        String triggerRef) {
+        String triggerRef,
+        String queueId) {
 }

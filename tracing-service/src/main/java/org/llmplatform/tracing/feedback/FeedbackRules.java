@@ -34,6 +34,7 @@ final class FeedbackRules {
             notAllowedForNonRunnable("call_ref", feedback.callRef());
             notAllowedForNonRunnable("trigger_ref", feedback.triggerRef());
         }
+        checkScorerFields(feedback.scorer(), runnable);
         ObjectNode payload = feedback.payload();
         if (type.equals(REACTION)) {
             payload = Reactions.process(payload);
@@ -48,6 +49,22 @@ final class FeedbackRules {
             throw ApiException.badRequest("Feedback payload too large");
         }
         return payload;
+    }
+
+    /** The reference's rule for the scorer columns first, then what this server cannot keep. */
+    private static void checkScorerFields(ScorerFields scorer, boolean runnable) {
+        if (scorer == null) {
+            return;
+        }
+        if (scorer.scorerSet() && !runnable) {
+            throw ApiException.badRequest("scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, "
+                    + "scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, "
+                    + "wandb.agent_user_feedback, or wandb.runnable feedback");
+        }
+        if (scorer.scorerSet() || scorer.spanSet()) {
+            throw ApiException.badRequest("The scorer_* and span_* fields of agent feedback are not stored by this "
+                    + "server; send them empty");
+        }
     }
 
     private static void checkNote(ObjectNode payload) {

@@ -26,6 +26,8 @@ import org.llmplatform.tracing.query.Expr.Operation;
 import org.llmplatform.tracing.query.Expr.Or;
 import org.llmplatform.tracing.query.ExprParser;
 import org.llmplatform.tracing.query.RowsQuery;
+import org.llmplatform.tracing.queues.AnnotationQueueService;
+import org.llmplatform.tracing.queues.AnnotationQueueStore.QueueKey;
 
 /** Creating, querying, purging and replacing feedback (docs/tracing-service.md#feedback); the caller is always the owner. */
 @ApplicationScoped
@@ -40,17 +42,20 @@ public class FeedbackService {
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
     private final AnnotationSpecs annotationSpecs;
+    private final AnnotationQueueService queues;
 
-    public FeedbackService(FeedbackStore store, CurrentPrincipal caller, ObjectMapper json, AnnotationSpecs annotationSpecs) {
+    public FeedbackService(FeedbackStore store, CurrentPrincipal caller, ObjectMapper json, AnnotationSpecs annotationSpecs,
+            AnnotationQueueService queues) {
         this.store = store;
         this.caller = caller;
         this.json = json;
         this.annotationSpecs = annotationSpecs;
+        this.queues = queues;
     }
 
     public Uni<FeedbackCreated> create(NewFeedback feedback) {
         FeedbackRow row = toRow(feedback, List.of("body"));
-        return annotationSpecs.check(List.of(feedback)).chain(() -> store.insert(List.of(row))).replaceWith(created(row));
+        return checked(List.of(row), List.of(feedback)).chain(() -> store.insert(List.of(row))).replaceWith(created(row));
     }
 
     /** Validates every item before writing any; all are written in one transaction. */
@@ -62,7 +67,7 @@ public class FeedbackService {
         for (int i = 0; i < batch.size(); i++) {
             rows.add(toRow(batch.get(i), List.of("body", "batch", i)));
         }
-        return annotationSpecs.check(batch).chain(() -> store.insert(rows))
+        return checked(rows, batch).chain(() -> store.insert(rows))
                 .replaceWith(rows.stream().map(this::created).toList());
     }
 
@@ -72,7 +77,7 @@ public class FeedbackService {
             throw ApiException.missingField("feedback_id");
         }
         FeedbackRow row = toRow(feedback, List.of("body"));
-        return annotationSpecs.check(List.of(feedback)).chain(() -> store.replace(row.projectId(), feedbackId, row))
+        return checked(List.of(row), List.of(feedback)).chain(() -> store.replace(row.projectId(), feedbackId, row))
                 .replaceWith(created(row));
     }
 
@@ -105,7 +110,22 @@ public class FeedbackService {
         return new FeedbackRow(project, id, feedback.weaveRef(), caller.get().userName(), feedback.creator(),
                 OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS), feedback.feedbackType(),
                 payload.toString(), feedback.annotationRef(), feedback.runnableRef(), feedback.callRef(),
-                feedback.triggerRef());
+                feedback.triggerRef(), feedback.queueId());
+    }
+
+    /** What needs a read, after every item's own checks: annotation specs, then the queues given through. */
+    private Uni<Void> checked(List<FeedbackRow> rows, List<NewFeedback> feedback) {
+        return annotationSpecs.check(feedback).chain(() -> {
+            List<QueueKey> named = rows.stream().filter(row -> row.queueId() != null && !row.queueId().isEmpty())
+                    .map(row -> new QueueKey(row.projectId(), row.queueId())).toList();
+            return queues.live(named).invoke(live -> {
+                for (QueueKey queue : named) {
+                    if (!live.contains(queue)) {
+                        throw ApiException.badRequest("Queue " + queue.queueId() + " not found or has been deleted");
+                    }
+                }
+            });
+        }).replaceWithVoid();
     }
 
     private FeedbackCreated created(FeedbackRow row) {

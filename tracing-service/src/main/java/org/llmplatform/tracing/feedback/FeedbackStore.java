@@ -21,8 +21,8 @@ public class FeedbackStore {
 
     private static final String INSERT = """
             INSERT INTO tracing.feedback (project_id, id, weave_ref, svc_user_id, creator, created_at, feedback_type,
-                payload, annotation_ref, runnable_ref, call_ref, trigger_ref)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb, $9, $10, $11, $12)""";
+                payload, annotation_ref, runnable_ref, call_ref, trigger_ref, queue_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb, $9, $10, $11, $12, $13)""";
 
     private static final String PURGE = "DELETE FROM tracing.feedback WHERE project_id = $1 AND id = ANY($2::text[])";
 
@@ -57,7 +57,7 @@ public class FeedbackStore {
     private static Uni<Void> insert(SqlClient client, List<FeedbackRow> rows) {
         List<Tuple> values = rows.stream().map(row -> Tuple.from(Arrays.asList(row.projectId(), row.id(), row.weaveRef(),
                 row.svcUserId(), row.creator(), row.createdAt(), row.feedbackType(), row.payloadJson(), row.annotationRef(),
-                row.runnableRef(), row.callRef(), row.triggerRef()))).toList();
+                row.runnableRef(), row.callRef(), row.triggerRef(), row.queueId()))).toList();
         return client.preparedQuery(INSERT).executeBatch(values)
                 .onFailure(PgException.class).transform(failure -> refused((PgException) failure))
                 .replaceWithVoid();

@@ -18,5 +18,7 @@ public record NewFeedback(
         String annotationRef,
         String runnableRef,
         String callRef,
-        String triggerRef) {
+        String triggerRef,
+        String queueId,
+        ScorerFields scorer) {
 }

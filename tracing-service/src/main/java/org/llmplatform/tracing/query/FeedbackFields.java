@@ -12,10 +12,10 @@ public final class FeedbackFields implements RowTable {
     public static final FeedbackFields INSTANCE = new FeedbackFields();
 
     private static final List<String> COLUMNS = List.of("id", "project_id", "weave_ref", "svc_user_id", "creator",
-            "created_at", "feedback_type", "payload", "annotation_ref", "runnable_ref", "call_ref", "trigger_ref");
+            "created_at", "feedback_type", "payload", "annotation_ref", "runnable_ref", "call_ref", "trigger_ref", "queue_id");
 
     private static final Set<String> TEXT_COLUMNS = Set.of("id", "project_id", "weave_ref", "svc_user_id", "creator",
-            "feedback_type", "annotation_ref", "runnable_ref", "call_ref", "trigger_ref");
+            "feedback_type", "annotation_ref", "runnable_ref", "call_ref", "trigger_ref", "queue_id");
 
     private static final Map<String, String> WB_ALIASES = Map.of("wb_user_id", "svc_user_id");
 

@@ -102,7 +102,7 @@ class FeedbackApiTest {
                 .body("result[0].id", equalTo("f3"))
                 .body("result[0].payload", equalTo(Map.of("note", "hi")))
                 .body("result[0].svc_user_id", equalTo(client.user))
-                .body("result[0].size()", equalTo(12));
+                .body("result[0].size()", equalTo(13));
         client.post("/feedback/query", Map.of("project_id", client.project, "query", Map.of("$expr", Map.of("$gte",
                 List.of(Map.of("$getField", "created_at"), Map.of("$literal", "2020-01-01"))))))
                 .body("result.size()", equalTo(3));
@@ -142,6 +142,46 @@ class FeedbackApiTest {
                 .body("res[1].payload.alias", equalTo(":pool_8_ball:"));
         client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("count(*)")))
                 .body("result[0].'count(*)'", equalTo(2));
+    }
+
+    /** {@code FeedbackCreateBatchReq(batch=...).model_dump_json()} of the Python SDK: every field, defaults included. */
+    @Test
+    void aBatchAsTheNewestPythonSdkDumpsItIsAccepted() {
+        Map<String, Object> item = pythonDump(feedback("c1", "custom", Map.of("a", 1)));
+        client.post("/feedback/batch/create", Map.of("batch", List.of(item, pythonDump(feedback("c2", "custom",
+                Map.of("a", 2)))))).statusCode(200).body("res.size()", equalTo(2));
+
+        Map<String, Object> tagged = pythonDump(feedback("c1", "custom", Map.of("a", 1)));
+        tagged.put("scorer_tags", List.of("nsfw"));
+        client.post("/feedback/batch/create", Map.of("batch", List.of(tagged))).statusCode(400)
+                .body("reason", equalTo("scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, "
+                        + "scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, "
+                        + "wandb.agent_user_feedback, or wandb.runnable feedback"));
+        Map<String, Object> span = pythonDump(feedback("c1", "custom", Map.of("a", 1)));
+        span.put("span_agent_name", "midi-generator");
+        client.post("/feedback/create", span).statusCode(400)
+                .body("reason", matchesPattern("The scorer_\\* and span_\\* fields .* not stored .*"));
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("count(*)")))
+                .body("result[0].'count(*)'", equalTo(2));
+    }
+
+    private static Map<String, Object> pythonDump(Map<String, Object> feedback) {
+        Map<String, Object> dump = new HashMap<>(feedback);
+        for (String field : List.of("id", "creator", "annotation_ref", "runnable_ref", "call_ref", "trigger_ref",
+                "queue_id", "wb_user_id")) {
+            dump.putIfAbsent(field, null);
+        }
+        dump.put("scorer_tags", List.of());
+        for (String field : List.of("scorer_tag_reasons", "scorer_tag_confidences", "scorer_ratings",
+                "scorer_rating_reasons", "scorer_rating_confidences")) {
+            dump.put(field, Map.of());
+        }
+        for (String field : List.of("span_agent_name", "span_agent_version", "span_conversation_id", "span_trace_id",
+                "scorer_trace_id")) {
+            dump.put(field, "");
+        }
+        dump.put("span_status_code", "UNSET");
+        return dump;
     }
 
     @Test
