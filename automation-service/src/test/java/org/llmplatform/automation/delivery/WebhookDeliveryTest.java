@@ -139,6 +139,23 @@ class WebhookDeliveryTest {
     }
 
     @Test
+    void anAliasSetOnAnObjectVersionNamesTheVersionByThatAlias() throws Exception {
+        String webhook = Api.createWebhook(key, team, "aliases", receiver.url("/hook"), null, "SIGNING");
+        Api.createAutomation(key, Api.automation("staging", Api.projectScope(team, "llm"), "ADD_ARTIFACT_ALIAS",
+                Map.of("alias", Map.of("$regex", "^stag")), webhook, Map.of("alias", "${alias}", "version", "${artifact_version_string}")));
+        // The record the tracing-service sends when PUT /objs/prompt/aliases moves "staging" to version 1.
+        ArtifactEventsTopic.publish(new ArtifactEvent(ArtifactEvent.SCHEMA_VERSION, UUID.randomUUID().toString(),
+                ArtifactEventType.ADD_ARTIFACT_ALIAS, team, "llm", "prompt", "up72y3L7zf7dNi56jV9MPHa3SvBaXl9xBo4OrZCSwYk",
+                List.of("staging"), List.of(), admin, Map.of("artifact_type", "object", "version_index", 1), Instant.now(), 1));
+
+        TestReceiver.Received request = awaitRequests(receiver, 1).get(0);
+        assertTrue(TestReceiver.svcSignatureValid(request, SIGNING), "X-Svc-Signature");
+        JsonNode body = JSON.readTree(request.body());
+        assertEquals("staging", body.get("alias").asText());
+        assertEquals(team + "/llm/prompt:staging", body.get("version").asText());
+    }
+
+    @Test
     void anEventOutsideTheFilterOrScopeIsNotDelivered() {
         String webhook = Api.createWebhook(key, team, "ci", receiver.url("/hook"), null, null);
         String automation = Api.createAutomation(key, Api.automation("prod only", Api.projectScope(team, "registry"),

@@ -36,7 +36,8 @@ final class ObjectEnvelopes {
     @StrictRequest
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record ObjReadReq(String projectId, String objectId, String digest, boolean metadataOnly) {
+    record ObjReadReq(String projectId, String objectId, String digest, boolean metadataOnly,
+            boolean includeTagsAndAliases) {
     }
 
     @RegisterForReflection
@@ -47,13 +48,13 @@ final class ObjectEnvelopes {
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record ObjQueryReq(String projectId, ObjectVersionFilter filter, Long limit, Long offset, List<SortBy> sortBy,
-            boolean metadataOnly, boolean includeStorageSize) {
+            boolean metadataOnly, boolean includeStorageSize, boolean includeTagsAndAliases) {
 
         /** Checked in the reference's order: the sort keys, then the page. */
         ObjectQuery toQuery() {
             List<ObjectQuery.Sort> sorts = honouredSorts(sortBy);
             return new ObjectQuery(projectId, filter == null ? ObjectVersionFilter.NONE : filter, sorts,
-                    Page.of(limit, offset), metadataOnly, includeStorageSize);
+                    Page.of(limit, offset), metadataOnly, includeStorageSize, includeTagsAndAliases);
         }
 
         /** The reference sorts objects only by {@code object_id} and {@code created_at}, ignoring other fields. */
@@ -92,6 +93,32 @@ final class ObjectEnvelopes {
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record ObjDeleteRes(int numDeleted) {
+    }
+
+    @StrictRequest
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ObjTagsBody(String projectId, List<String> tags) {
+    }
+
+    @StrictRequest
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ObjSetAliasesBody(String projectId, String digest, List<String> aliases) {
+    }
+
+    @StrictRequest
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ObjRemoveAliasesBody(String projectId, List<String> aliases) {
+    }
+
+    @RegisterForReflection
+    record TagsListRes(List<String> tags) {
+    }
+
+    @RegisterForReflection
+    record AliasesListRes(List<String> aliases) {
     }
 
     private ObjectEnvelopes() {

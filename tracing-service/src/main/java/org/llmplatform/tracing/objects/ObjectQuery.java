@@ -8,7 +8,7 @@ import org.llmplatform.tracing.query.Page;
  * ({@code object_id}, {@code created_at}) with their direction, the page, and what each returned version shows.
  */
 public record ObjectQuery(String projectId, ObjectVersionFilter filter, List<Sort> sortBy, Page page,
-        boolean metadataOnly, boolean includeStorageSize) {
+        boolean metadataOnly, boolean includeStorageSize, boolean includeTagsAndAliases) {
 
     public record Sort(String column, boolean descending) {
     }

@@ -56,13 +56,16 @@ public class ObjectResource {
         if (request == null) {
             throw ApiException.missingField("project_id");
         }
-        return objects.read(request.projectId(), request.objectId(), request.digest(), request.metadataOnly())
-                .map(ObjReadRes::new);
+        return objects.read(request.projectId(), request.objectId(), request.digest(), request.metadataOnly(),
+                request.includeTagsAndAliases()).map(ObjReadRes::new);
     }
 
     @POST
     @Path("objs/query")
-    @BodyChecks(projectIds = "project_id", limits = @Limit(field = "filter.object_ids[]", max = FieldLimits.NAME))
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "filter.object_ids[]", max = FieldLimits.NAME),
+            @Limit(field = "filter.tags[]", max = LabelNames.MAX_TAG_LENGTH),
+            @Limit(field = "filter.aliases[]", max = LabelNames.MAX_ALIAS_LENGTH)})
     public Uni<ObjQueryRes> query(ObjQueryReq request) {
         if (request == null) {
             throw ApiException.missingField("project_id");

@@ -34,12 +34,15 @@ public class ObjectService {
 
     /** The filters and page of {@code objs/query}; null lists constrain nothing. */
     private final ObjectStore store;
+    private final ObjectLabelService labels;
     private final ObjectVersionEvents events;
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
 
-    public ObjectService(ObjectStore store, ObjectVersionEvents events, CurrentPrincipal caller, ObjectMapper json) {
+    public ObjectService(ObjectStore store, ObjectLabelService labels, ObjectVersionEvents events, CurrentPrincipal caller,
+            ObjectMapper json) {
         this.store = store;
+        this.labels = labels;
         this.events = events;
         this.caller = caller;
         this.json = json;
@@ -69,7 +72,12 @@ public class ObjectService {
                 .replaceWith(canonical.digest());
     }
 
-    public Uni<ObjectNode> read(String projectId, String objectId, String digest, boolean metadataOnly) {
+    /**
+     * Reads the version {@code digest} names: {@code latest}, {@code v<N>}, a content digest, or else an alias of
+     * the object (falling back to a digest of that spelling).
+     */
+    public Uni<ObjectNode> read(String projectId, String objectId, String digest, boolean metadataOnly,
+            boolean includeTagsAndAliases) {
         String project = caller.requireProject(projectId).toString();
         if (objectId == null) {
             throw ApiException.missingField("object_id");
@@ -78,7 +86,10 @@ public class ObjectService {
             throw ApiException.missingField("digest");
         }
         VersionSelector selector = VersionSelector.of(digest);
-        return store.find(project, objectId, selector.condition(), selector.conditionValue()).map(versions -> {
+        Uni<List<ObjectVersion>> found = selector.digest() != null && LabelNames.mayBeAlias(digest)
+                ? store.findByAliasOrDigest(project, objectId, digest)
+                : store.find(project, objectId, selector.condition(), selector.conditionValue());
+        return found.chain(versions -> {
             if (versions.isEmpty()) {
                 throw ApiException.notFound("Obj " + objectId + ":" + digest + " not found");
             }
@@ -88,14 +99,20 @@ public class ObjectService {
                 throw new ObjectDeletedException(objectId + ":v" + version.versionIndex() + " was deleted at " + deletedAt,
                         deletedAt);
             }
-            return schema(version, metadataOnly, false);
+            ObjectNode obj = schema(version, metadataOnly, false);
+            return includeTagsAndAliases
+                    ? labels.label(project, List.of(version), List.of(obj)).map(labelled -> labelled.get(0))
+                    : Uni.createFrom().item(obj);
         });
     }
 
     public Uni<List<ObjectNode>> query(ObjectQuery query) {
-        caller.requireProject(query.projectId());
-        return store.query(query).map(versions -> versions.stream()
-                .map(version -> schema(version, query.metadataOnly(), query.includeStorageSize())).toList());
+        String project = caller.requireProject(query.projectId()).toString();
+        return store.query(query).chain(versions -> {
+            List<ObjectNode> objs = versions.stream()
+                    .map(version -> schema(version, query.metadataOnly(), query.includeStorageSize())).toList();
+            return query.includeTagsAndAliases() ? labels.label(project, versions, objs) : Uni.createFrom().item(objs);
+        });
     }
 
     /**

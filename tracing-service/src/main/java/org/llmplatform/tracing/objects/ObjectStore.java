@@ -107,6 +107,15 @@ public class ObjectStore {
         return pool.preparedQuery(sql).execute(Tuple.of(projectId, objectId, value)).map(ObjectStore::versions);
     }
 
+    /**
+     * The versions of an object (deleted ones included) that {@code name} names as an alias, else as a digest: an
+     * alias shadows a digest of the same spelling, as in the reference.
+     */
+    public Uni<List<ObjectVersion>> findByAliasOrDigest(String projectId, String objectId, String name) {
+        return find(projectId, objectId, "digest = coalesce((SELECT a.digest FROM tracing.object_aliases a "
+                + "WHERE a.project_id = $1 AND a.object_id = $2 AND a.alias = $3), $3)", name);
+    }
+
     /** Versions by digest across object ids, deleted ones included (for ref resolution). */
     public Uni<List<ObjectVersion>> findByDigests(String projectId, Collection<String> digests) {
         return pool.preparedQuery("SELECT " + ObjectVersion.COLUMNS
@@ -129,6 +138,7 @@ public class ObjectStore {
         if (Boolean.TRUE.equals(filter.latestOnly())) {
             conditions.add("is_latest");
         }
+        labelled(filter, params, conditions);
         List<String> order = new ArrayList<>();
         query.sortBy().forEach(sort -> order.add(sort.column() + (sort.descending() ? " DESC" : " ASC")));
         order.add("created_at ASC");
@@ -155,13 +165,42 @@ public class ObjectStore {
         return pool.withTransaction(tx -> lock(tx, projectId, objectId)
                 .chain(() -> tx.preparedQuery(LIVE_VERSIONS).execute(Tuple.of(projectId, objectId)))
                 .map(rows -> choose.apply(versions(rows)))
-                .call(chosen -> tx.preparedQuery(MARK_DELETED).execute(Tuple.of(projectId, objectId,
-                        chosen.stream().map(ObjectVersion::digest).distinct().toArray(String[]::new), now)))
+                .call(chosen -> {
+                    String[] digests = chosen.stream().map(ObjectVersion::digest).distinct().toArray(String[]::new);
+                    return tx.preparedQuery(MARK_DELETED).execute(Tuple.of(projectId, objectId, digests, now))
+                            .chain(() -> ObjectLabelStore.forget(tx, projectId, objectId, digests));
+                })
                 .call(chosen -> tx.preparedQuery(RELATEST).execute(Tuple.of(projectId, objectId))));
     }
 
-    private static Uni<Void> lock(SqlConnection tx, String projectId, String objectId) {
+    static Uni<Void> lock(SqlConnection tx, String projectId, String objectId) {
         return tx.preparedQuery(LOCK).execute(Tuple.of(projectId, objectId)).replaceWithVoid();
+    }
+
+    /**
+     * The tag and alias filters: a version carrying any of the tags, and one any of the aliases names, where
+     * {@code latest} names the latest version.
+     */
+    private static void labelled(ObjectVersionFilter filter, List<Object> params, List<String> conditions) {
+        if (filter.tags() != null && !filter.tags().isEmpty()) {
+            params.add(filter.tags().toArray(String[]::new));
+            conditions.add("(object_id, digest) IN (SELECT t.object_id, t.digest FROM tracing.object_tags t "
+                    + "WHERE t.project_id = $1 AND t.tag = ANY($" + params.size() + "::text[]))");
+        }
+        if (filter.aliases() == null || filter.aliases().isEmpty()) {
+            return;
+        }
+        List<String> named = filter.aliases().stream().filter(alias -> !"latest".equals(alias)).toList();
+        List<String> either = new ArrayList<>();
+        if (named.size() < filter.aliases().size()) {
+            either.add("is_latest");
+        }
+        if (!named.isEmpty()) {
+            params.add(named.toArray(String[]::new));
+            either.add("(object_id, digest) IN (SELECT a.object_id, a.digest FROM tracing.object_aliases a "
+                    + "WHERE a.project_id = $1 AND a.alias = ANY($" + params.size() + "::text[]))");
+        }
+        conditions.add("(" + String.join(" OR ", either) + ")");
     }
 
     private static void in(String column, List<String> values, boolean negate, List<Object> params, List<String> conditions) {
@@ -172,7 +211,7 @@ public class ObjectStore {
         conditions.add((negate ? "NOT " : "") + column + " = ANY($" + params.size() + "::text[])");
     }
 
-    private static List<ObjectVersion> versions(RowSet<Row> rows) {
+    static List<ObjectVersion> versions(RowSet<Row> rows) {
         List<ObjectVersion> versions = new ArrayList<>(rows.rowCount());
         rows.forEach(row -> versions.add(ObjectVersion.from(row)));
         return versions;

@@ -11,7 +11,8 @@ import org.llmplatform.tracing.http.StrictRequest;
 @RegisterForReflection
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ObjectVersionFilter(List<String> baseObjectClasses, List<String> excludeBaseObjectClasses,
-        List<String> leafObjectClasses, List<String> objectIds, Boolean isOp, Boolean latestOnly) {
+        List<String> leafObjectClasses, List<String> objectIds, Boolean isOp, Boolean latestOnly, List<String> tags,
+        List<String> aliases) {
 
-    public static final ObjectVersionFilter NONE = new ObjectVersionFilter(null, null, null, null, null, null);
+    public static final ObjectVersionFilter NONE = new ObjectVersionFilter(null, null, null, null, null, null, null, null);
 }

@@ -22,7 +22,10 @@ import org.llmplatform.model.Topics;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.tracing.TraceClient;
 
-/** Each new object version reaches {@code artifact.events} through the outbox; a re-publish does not. */
+/**
+ * Each new object version reaches {@code artifact.events} through the outbox; a re-publish does not. So does each
+ * alias added to a version or moved to it, alone, so that automations name the version by it.
+ */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
 class ObjectEventsTest {
@@ -65,6 +68,51 @@ class ObjectEventsTest {
         assertEquals(nextDigest, next.get("version").asText());
         assertEquals(1, next.get("version_index").asInt());
         assertEquals("v1", next.get("aliases").get(1).asText());
+    }
+
+    @Test
+    void anAliasAddedOrMovedIsAnnouncedAloneAndOneAlreadyThereIsNot() throws Exception {
+        TraceClient client = new TraceClient("alias-events");
+        Map<String, Object> obj = Map.of("project_id", client.project, "object_id", "model", "val", Map.of("v", 1));
+        String first = client.post("/obj/create", Map.of("obj", obj)).statusCode(200).extract().path("digest");
+        Map<String, Object> changed = Map.of("project_id", client.project, "object_id", "model", "val", Map.of("v", 2));
+        String second = client.post("/obj/create", Map.of("obj", changed)).statusCode(200).extract().path("digest");
+        setAliases(client, first, List.of("staging", "production")).statusCode(200);
+        setAliases(client, first, List.of("staging")).statusCode(200);
+        setAliases(client, second, List.of("staging")).statusCode(200);
+        String key = client.project + "/model";
+
+        List<JsonNode> events = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = consumer()) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ARTIFACT_EVENTS).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                collect(consumer, key, events, Duration.ofMillis(200));
+                return events.size() >= 7;
+            });
+            collect(consumer, key, events, Duration.ofSeconds(2));
+        }
+        List<JsonNode> aliased = events.subList(4, events.size());
+        assertEquals(List.of("ADD_ARTIFACT_ALIAS", "ADD_ARTIFACT_ALIAS", "ADD_ARTIFACT_ALIAS"),
+                aliased.stream().map(e -> e.get("event_type").asText()).toList());
+        assertEquals(List.of("[\"staging\"]", "[\"production\"]", "[\"staging\"]"),
+                aliased.stream().map(e -> e.get("aliases").toString()).toList());
+        assertEquals(List.of(first, first, second), aliased.stream().map(e -> e.get("version").asText()).toList());
+        assertEquals(List.of(0, 0, 1), aliased.stream().map(e -> e.get("version_index").asInt()).toList());
+        JsonNode moved = aliased.get(2);
+        assertEquals("model", moved.get("collection").asText());
+        assertEquals(client.user, moved.get("entity").asText());
+        assertEquals(client.user, moved.get("author").asText());
+        assertEquals("object", moved.get("metadata").get("artifact_type").asText());
+    }
+
+    private static io.restassured.response.ValidatableResponse setAliases(TraceClient client, String digest, List<String> aliases) {
+        return io.restassured.RestAssured.given().header("Authorization", "Bearer " + client.key)
+                .contentType(io.restassured.http.ContentType.JSON)
+                .body(Map.of("project_id", client.project, "digest", digest, "aliases", aliases))
+                .put("/objs/model/aliases").then();
     }
 
     private static void collect(KafkaConsumer<String, String> consumer, String key, List<JsonNode> events, Duration wait)
