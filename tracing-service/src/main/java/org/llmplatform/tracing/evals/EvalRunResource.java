@@ -1,6 +1,7 @@
 package org.llmplatform.tracing.evals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
@@ -20,7 +21,10 @@ import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
 import org.llmplatform.support.body.FieldLimits;
+import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.calls.CallFilter;
 import org.llmplatform.tracing.evals.EvalEnvelopes.Deleted;
+import org.llmplatform.tracing.evals.EvalEnvelopes.EvalResultsQueryBody;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunCreateBody;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunCreated;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunFinishBody;
@@ -34,7 +38,7 @@ import org.llmplatform.tracing.evals.EvalEnvelopes.ScoreCreated;
 import org.llmplatform.tracing.evals.EvalEnvelopes.ScoreRead;
 import org.llmplatform.tracing.http.JsonLinesBody;
 
-/** {@code /v2/{entity}/{project}/} evaluation_runs, predictions and scores, written and read as calls. */
+/** {@code /v2/{entity}/{project}/} evaluation_runs, predictions and scores, written and read as calls, and eval_results/query. */
 @Path("/v2/{entity}/{project}")
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
@@ -42,10 +46,12 @@ import org.llmplatform.tracing.http.JsonLinesBody;
 public class EvalRunResource {
 
     private final EvalRunService runs;
+    private final EvalResultsService results;
     private final ObjectMapper json;
 
-    public EvalRunResource(EvalRunService runs, ObjectMapper json) {
+    public EvalRunResource(EvalRunService runs, EvalResultsService results, ObjectMapper json) {
         this.runs = runs;
+        this.results = results;
         this.json = json;
     }
 
@@ -185,6 +191,27 @@ public class EvalRunResource {
             @PathParam("score_id") String scoreId) {
         String projectId = EvalPaths.project(entity, project);
         return runs.readScore(projectId, EvalPaths.id(scoreId, "score_id"));
+    }
+
+    // ---- results
+
+    @POST
+    @Path("eval_results/query")
+    @BodyChecks(entityParameters = "entity", limits = {
+            @Limit(field = "evaluation_call_ids[]", max = FieldLimits.ID),
+            @Limit(field = "evaluation_run_ids[]", max = FieldLimits.ID)})
+    public Uni<ObjectNode> queryResults(@PathParam("entity") String entity, @PathParam("project") String project,
+            EvalResultsQueryBody body) {
+        String projectId = EvalPaths.project(entity, project);
+        EvalResultsQueryBody request = body == null
+                ? new EvalResultsQueryBody(null, null, null, null, null, null, null, null, null, null) : body;
+        CallFilter.checkLength("evaluation_call_ids", request.evaluationCallIds());
+        CallFilter.checkLength("evaluation_run_ids", request.evaluationRunIds());
+        if (request.limit() != null && request.limit() < 0 || request.offset() != null && request.offset() < 0) {
+            throw ApiException.invalidField("greater_than_equal", List.of("body", request.limit() != null && request.limit() < 0
+                    ? "limit" : "offset"), "Input should be greater than or equal to 0", null);
+        }
+        return results.query(projectId, request);
     }
 
     private Uni<Deleted> delete(String entity, String project, List<String> ids, String parameter) {
