@@ -221,7 +221,6 @@ public class EvalRunResource {
     }
 
     private RestMulti<Buffer> lines(Multi<?> values, String accept) {
-        return RestMulti.fromMultiData(JsonLinesBody.of(values, json)).status(200)
-                .header(HttpHeaders.CONTENT_TYPE, JsonLinesBody.contentType(accept)).encodeAsJsonArray(false).build();
+        return JsonLinesBody.response(values, json, accept);
     }
 }
