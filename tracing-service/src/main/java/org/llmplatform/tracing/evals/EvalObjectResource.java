@@ -76,7 +76,9 @@ public class EvalObjectResource {
     @Path("ops/{object_id}")
     public Uni<Deleted> deleteOp(@PathParam("entity") String entity, @PathParam("project") String project,
             @PathParam("object_id") String objectId, @QueryParam("digests") List<String> digests) {
-        return delete(entity, project, objectId, digests);
+        String projectId = EvalPaths.project(entity, project);
+        EvalPaths.objectVersion(objectId, null);
+        return objects.deleteOp(projectId, objectId, named(digests)).map(Deleted::new);
     }
 
     // ---- datasets
@@ -230,8 +232,12 @@ public class EvalObjectResource {
     private Uni<Deleted> delete(String entity, String project, String objectId, List<String> digests) {
         String projectId = EvalPaths.project(entity, project);
         EvalPaths.objectVersion(objectId, null);
-        List<String> named = digests == null || digests.isEmpty() ? null : EvalPaths.ids(digests, "digests", FieldLimits.DIGEST);
-        return objects.delete(projectId, objectId, named).map(Deleted::new);
+        return objects.delete(projectId, objectId, named(digests)).map(Deleted::new);
+    }
+
+    /** The versions a delete names; none named deletes every live version. */
+    private static List<String> named(List<String> digests) {
+        return digests == null || digests.isEmpty() ? null : EvalPaths.ids(digests, "digests", FieldLimits.DIGEST);
     }
 
     private RestMulti<Buffer> lines(Multi<?> values, String accept) {

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.evals.EvalEnvelopes.DatasetCreateBody;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationCreateBody;
@@ -127,6 +128,19 @@ public class EvalObjectService {
     public Multi<ObjectNode> listOps(String projectId, Long limit, Long offset) {
         ObjectVersionFilter ops = new ObjectVersionFilter(null, null, null, null, true, null);
         return versions(projectId, ops, limit, offset).onItem().transformToUniAndConcatenate(obj -> opAnswer(projectId, obj));
+    }
+
+    /** Deletes versions of an op; a name that is no op's is 404, as the reference's op delete answers. */
+    public Uni<Integer> deleteOp(String projectId, String objectId, List<String> digests) {
+        ObjectVersionFilter thisOp = new ObjectVersionFilter(null, null, null, List.of(objectId), true, null);
+        return versions(projectId, thisOp, 1L, null).collect().first().chain(found -> {
+            if (found == null) {
+                String named = digests == null ? "None"
+                        : digests.stream().map(digest -> "'" + digest + "'").collect(Collectors.joining(", ", "[", "]"));
+                throw ApiException.notFound("Op object " + objectId + " (" + named + ") not found when deleting.");
+            }
+            return objects.delete(projectId, objectId, digests);
+        });
     }
 
     private Uni<ObjectNode> opAnswer(String projectId, ObjectNode obj) {

@@ -64,6 +64,8 @@ class EvalV2ApiTest {
         assertEquals("op", stored.get("kind"));
         assertEquals(Map.of("type", "Op"), ((Map<?, ?>) stored.get("val")).get("weave_type"));
         assertEquals(List.of("my_op"), lines("/ops").stream().map(op -> op.get("object_id")).toList());
+        post("/datasets", Map.of("name", "not-an-op", "rows", List.of())).statusCode(200);
+        delete("/ops/not-an-op").statusCode(404).body("reason", equalTo("Op object not-an-op (None) not found when deleting."));
         assertEquals(1, (int) delete("/ops/my_op").statusCode(200).extract().path("num_deleted"));
         get("/ops/my_op/versions/" + digest).statusCode(404);
     }
