@@ -46,11 +46,20 @@ public class FileService {
         String name = upload.fileName() == null || upload.fileName().isBlank() ? UNNAMED : upload.fileName();
         // The upload streams from its temporary file into the blob store; Weave's file digest is the same
         // SHA-256 the store computes on the way, only spelled differently.
-        return blobs.put(upload.content()).chain(blob -> {
-            checkSize(blob.byteCount());
-            String digest = Digests.sha256HexDigest(blob.sha256());
-            return store.save(new FileRow(project, digest, name, blob.byteCount(), blob.uri(), blob.sha256())).replaceWith(digest);
-        });
+        return blobs.put(upload.content()).chain(blob -> saved(project, name, blob));
+    }
+
+    /** A file the server writes itself (the source of an op it publishes), as an upload of those bytes would. */
+    public Uni<String> create(String projectId, String fileName, byte[] content) {
+        String project = caller.requireProject(projectId).toString();
+        checkSize(content.length);
+        return blobs.put(content).chain(blob -> saved(project, fileName, blob));
+    }
+
+    private Uni<String> saved(String project, String name, BlobReference blob) {
+        checkSize(blob.byteCount());
+        String digest = Digests.sha256HexDigest(blob.sha256());
+        return store.save(new FileRow(project, digest, name, blob.byteCount(), blob.uri(), blob.sha256())).replaceWith(digest);
     }
 
     /** The bytes of a file in the chunks a response writes; 404 when the project has no file with that digest. */

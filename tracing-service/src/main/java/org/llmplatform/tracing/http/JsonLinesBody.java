@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.buffer.Buffer;
+import jakarta.ws.rs.core.HttpHeaders;
 import java.util.List;
+import org.jboss.resteasy.reactive.RestMulti;
 
 /**
  * A JSON Lines body written a few hundred lines at a time. The streaming writer waits for each write
@@ -24,6 +26,12 @@ public final class JsonLinesBody {
     /** The media type a JSON Lines answer declares: what the caller accepts, else {@code application/jsonl}. */
     public static String contentType(String accept) {
         return accept == null || accept.isBlank() || accept.equals("*/*") ? JSON_LINES : accept;
+    }
+
+    /** A 200 whose body is these values as JSON Lines, declared as {@link #contentType} of the request's Accept. */
+    public static RestMulti<Buffer> response(Multi<?> values, ObjectMapper json, String accept) {
+        return RestMulti.fromMultiData(of(values, json)).status(200).header(HttpHeaders.CONTENT_TYPE, contentType(accept))
+                .encodeAsJsonArray(false).build();
     }
 
     public static Multi<Buffer> of(Multi<?> values, ObjectMapper json) {
