@@ -117,7 +117,7 @@ public class EvalObjectService {
     }
 
     public Uni<ObjectNode> readOp(String projectId, String objectId, String digest) {
-        return objects.read(projectId, objectId, digest, false).chain(obj -> {
+        return objects.read(projectId, objectId, digest, false, false).chain(obj -> {
             if (!"op".equals(obj.path("kind").asText())) {
                 throw ApiException.notFound("Op " + objectId + ":" + digest + " not found");
             }
@@ -126,13 +126,13 @@ public class EvalObjectService {
     }
 
     public Multi<ObjectNode> listOps(String projectId, Long limit, Long offset) {
-        ObjectVersionFilter ops = new ObjectVersionFilter(null, null, null, null, true, null);
+        ObjectVersionFilter ops = new ObjectVersionFilter(null, null, null, null, true, null, null, null);
         return versions(projectId, ops, limit, offset).onItem().transformToUniAndConcatenate(obj -> opAnswer(projectId, obj));
     }
 
     /** Deletes versions of an op; a name that is no op's is 404, as the reference's op delete answers. */
     public Uni<Integer> deleteOp(String projectId, String objectId, List<String> digests) {
-        ObjectVersionFilter thisOp = new ObjectVersionFilter(null, null, null, List.of(objectId), true, null);
+        ObjectVersionFilter thisOp = new ObjectVersionFilter(null, null, null, List.of(objectId), true, null, null, null);
         return versions(projectId, thisOp, 1L, null).collect().first().chain(found -> {
             if (found == null) {
                 String named = digests == null ? "None"
@@ -274,12 +274,12 @@ public class EvalObjectService {
     // ---- shared by the object kinds
 
     public Uni<ObjectNode> read(String projectId, String objectId, String digest) {
-        return objects.read(projectId, objectId, digest, false);
+        return objects.read(projectId, objectId, digest, false, false);
     }
 
     /** Every version of the kind's objects, oldest first per object as {@code objs/query} answers them. */
     public Multi<ObjectNode> list(String projectId, Kind kind, Long limit, Long offset) {
-        return versions(projectId, new ObjectVersionFilter(List.of(kind.baseClass), null, null, null, false, null), limit, offset);
+        return versions(projectId, new ObjectVersionFilter(List.of(kind.baseClass), null, null, null, false, null, null, null), limit, offset);
     }
 
     public Uni<Integer> delete(String projectId, String objectId, List<String> digests) {
@@ -287,13 +287,13 @@ public class EvalObjectService {
     }
 
     private Multi<ObjectNode> versions(String projectId, ObjectVersionFilter filter, Long limit, Long offset) {
-        return objects.query(new ObjectQuery(projectId, filter, List.of(), Page.of(limit, offset), false, false))
+        return objects.query(new ObjectQuery(projectId, filter, List.of(), Page.of(limit, offset), false, false, false))
                 .onItem().transformToMulti(found -> Multi.createFrom().iterable(found));
     }
 
     private Uni<Published> publish(String projectId, String objectId, ObjectNode val) {
         return objects.create(new NewObject(projectId, objectId, val, null, null))
-                .chain(digest -> objects.read(projectId, objectId, digest, true)
+                .chain(digest -> objects.read(projectId, objectId, digest, true, false)
                         .map(obj -> new Published(digest, objectId, obj.path("version_index").asInt())));
     }
 

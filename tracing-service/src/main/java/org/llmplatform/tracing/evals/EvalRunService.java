@@ -242,7 +242,7 @@ public class EvalRunService {
                     .chain(() -> feedback.create(new NewFeedback(null, projectId,
                             "weave:///" + projectId + "/call/" + body.predictionId(), null,
                             RUNNABLE_FEEDBACK_PREFIX + scorerRef.name(), json.createObjectNode().set("output", value),
-                            null, body.scorer(), null, null)));
+                            null, body.scorer(), null, null, null, null)));
         }).replaceWith(scoreId);
     }
 
