@@ -1,33 +1,24 @@
 package org.llmplatform.tracing.bench;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.engines.PostgresServer;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
  * The first page of a search of inputs and outputs and the id filters over a large project, through the
  * real service and PostgreSQL of the test resources. Run with {@code bench/search.sh}; not part of the suite.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
-class SearchBenchmark {
+class SearchBenchmark extends PackagedServiceBenchmark {
 
     private static final int CALLS = Integer.getInteger("bench.calls", 1_000_000);
     private static final int RUNS = Integer.getInteger("bench.runs", 20);
@@ -35,9 +26,6 @@ class SearchBenchmark {
     private static final String TOPICS = "ARRAY['a cat','a dog','a robot','a wizard','a princess','a knight','an owl',"
             + "'a fox','a bear','a pirate','a mermaid','a giant','a troll','an elf','a ghost','a witch','a baker',"
             + "'a sailor','a queen','a king']";
-
-    @TestHTTPResource("/")
-    URL base;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -128,8 +116,7 @@ class SearchBenchmark {
     }
 
     private static void execute(String sql) throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+        try (Connection db = database();
              Statement statement = db.createStatement()) {
             statement.execute(sql);
         }
@@ -137,8 +124,7 @@ class SearchBenchmark {
 
     /** Traces of ten calls, a topic each; "dragon" in 20 calls, two of them roots; every output says "happily". */
     private static void load(String project) throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+        try (Connection db = database();
              Statement statement = db.createStatement()) {
             long began = System.nanoTime();
             // Bulk: the rows first, then the trigram indexes built once over them.
