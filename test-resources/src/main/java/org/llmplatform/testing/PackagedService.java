@@ -82,7 +82,10 @@ public final class PackagedService {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().put("PLATFORM_DATA_DIR", data.toString());
             builder.environment().putAll(environment);
-            PackagedService service = new PackagedService(module, builder.start(), log, URI.create("http://localhost:" + port));
+            Process process = builder.start();
+            // A JVM killed before it stops its services (a benchmark interrupted) must not leave them running.
+            Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, module + "-stop"));
+            PackagedService service = new PackagedService(module, process, log, URI.create("http://localhost:" + port));
             service.awaitReady();
             return service;
         } catch (IOException e) {

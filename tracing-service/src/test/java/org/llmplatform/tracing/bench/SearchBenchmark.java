@@ -29,6 +29,7 @@ class SearchBenchmark extends PackagedServiceBenchmark {
 
     private static final int CALLS = Integer.getInteger("bench.calls", 1_000_000);
     private static final int RUNS = Integer.getInteger("bench.runs", 20);
+    private static final int ALL_CALLS_RUNS = Integer.getInteger("bench.allCallsRuns", 3);
     private static final int INGEST_BATCHES = Integer.getInteger("bench.batches", 40);
     private static final int TRACE_CALLS = Integer.getInteger("bench.traceCalls", 5);
     private static final String V16 = "V16__call_search_and_id_indexes.sql";
@@ -75,8 +76,10 @@ class SearchBenchmark extends PackagedServiceBenchmark {
         measure(project, key, "calls/query_stats", "\"filter\": {\"parent_ids\": [" + oldParents + "]}",
                 "query_stats parent_ids x200");
         String allCalls = "\"limit\": 50, \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
+        // Not the console's search box: no trigram index holds child calls, so a rare word reads the project's calls.
         for (String word : new String[] {"dragon", "wizard"}) {
-            measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'");
+            measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'",
+                    ALL_CALLS_RUNS);
         }
     }
 
@@ -206,10 +209,14 @@ class SearchBenchmark extends PackagedServiceBenchmark {
     }
 
     private void measure(String project, String key, String path, String body, String label) throws Exception {
+        measure(project, key, path, body, label, RUNS);
+    }
+
+    private void measure(String project, String key, String path, String body, String label, int runs) throws Exception {
         String request = "{\"project_id\": \"" + project + "\", " + body + "}";
-        long[] micros = new long[RUNS];
+        long[] micros = new long[runs];
         String answer = "";
-        for (int i = 0; i < RUNS; i++) {
+        for (int i = 0; i < runs; i++) {
             long began = System.nanoTime();
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
                     .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
@@ -221,7 +228,7 @@ class SearchBenchmark extends PackagedServiceBenchmark {
             answer = path.endsWith("query_stats") ? response.body() : response.body().lines().count() + " rows";
         }
         Arrays.sort(micros);
-        System.out.printf("BENCH %s: p50 %.1f ms, p95 %.1f ms over %d runs (%s)%n", label, micros[RUNS / 2] / 1000.0,
-                micros[RUNS * 95 / 100] / 1000.0, RUNS, answer);
+        System.out.printf("BENCH %s: p50 %.1f ms, p95 %.1f ms over %d runs (%s)%n", label, micros[runs / 2] / 1000.0,
+                micros[runs * 95 / 100] / 1000.0, runs, answer);
     }
 }
