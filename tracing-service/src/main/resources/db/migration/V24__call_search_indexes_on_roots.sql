@@ -4,8 +4,9 @@
 -- 0.46 to 0.61 of the rate it has without them; with these, 0.70 to 1.19 (three runs on a loaded machine). The
 -- console's search box pages over trace roots, and a search page first reads the first 5,000 calls in its order
 -- anyway (a common word is found there), so the indexes now hold trace roots only: a root search asks them for a
--- rare word as before, at a fraction of the write cost. A search that also reaches child calls (an op filter, the API without trace_roots_only) finds what the walk finds and
--- otherwise reads the project's calls.
+-- rare word as before, at a fraction of the write cost. A search that also reaches child calls (an op filter, the
+-- API without trace_roots_only) finds what the walk finds and otherwise reads the project's calls (bench/search.sh:
+-- a rare word over 1,000,000 calls took 7.3 s against 0.24 s with V16's indexes).
 DROP INDEX tracing.calls_inputs_text;
 DROP INDEX tracing.calls_output_text;
 
