@@ -3,6 +3,7 @@ package org.llmplatform.console.pages;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.testing.PackagedService;
 
 /**
  * The upstreams of the console's Automations, API keys and Teams pages, packaged, each in its own JVM: the

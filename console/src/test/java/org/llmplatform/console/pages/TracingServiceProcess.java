@@ -2,6 +2,7 @@ package org.llmplatform.console.pages;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
+import org.llmplatform.testing.PackagedService;
 
 /** The packaged tracing-service as the console's tracing upstream. */
 public class TracingServiceProcess implements QuarkusTestResourceLifecycleManager {

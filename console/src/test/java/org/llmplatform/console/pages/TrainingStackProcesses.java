@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.testing.PackagedService;
 
 /**
  * The packaged tracing-service, inference-gateway and training-service wired to each other as the local stack wires

@@ -1,22 +1,15 @@
 package org.llmplatform.tracing.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryType;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -30,19 +23,14 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.engines.PostgresServer;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
  * Ingest through {@code call/upsert_batch} against a batched JDBC insert of the same rows, and
- * {@code calls/stream_query} over a large project, through the real service and PostgreSQL of the
- * test resources. Run with {@code bench/run.sh}; not part of the test suite.
+ * {@code calls/stream_query} over a large project, through the packaged service. Run with {@code bench/run.sh}; not part of the test suite.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
-class CallsBenchmark {
+class CallsBenchmark extends PackagedServiceBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int INGEST_BATCHES = Integer.getInteger("bench.batches", 120);
@@ -51,9 +39,6 @@ class CallsBenchmark {
     private static final int QUERY_CALLS = Integer.getInteger("bench.calls", 1_000_000);
     private static final int PAGE_RUNS = Integer.getInteger("bench.pages", 50);
     private static final String KILOBYTE = "lorem ipsum dolor sit amet ".repeat(19);
-
-    @TestHTTPResource("/")
-    URL base;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -165,13 +150,13 @@ class CallsBenchmark {
                 PAGE_RUNS);
     }
 
+    /** Streams the whole answer, sampling the service's RSS: a stream holds a cursor's page, never the result. */
     private void stream(String project, String key, String body, String label) throws Exception {
-        System.gc();
-        long baseline = liveHeap();
-        AtomicLong peak = new AtomicLong(baseline);
+        long before = serviceRss();
+        AtomicLong peak = new AtomicLong(before);
         Thread sampler = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                peak.accumulateAndGet(liveHeap(), Math::max);
+                peak.accumulateAndGet(serviceRss(), Math::max);
                 try {
                     Thread.sleep(20);
                 } catch (InterruptedException e) {
@@ -192,16 +177,9 @@ class CallsBenchmark {
         double elapsed = seconds(began);
         sampler.interrupt();
         sampler.join();
-        System.out.printf("BENCH stream_query %s: %d calls in %.1f s = %.0f calls/s; live heap growth after GCs"
-                + " (whole test JVM, client included) %.0f MB%n", label, lines, elapsed, lines / elapsed,
-                (peak.get() - baseline) / 1_048_576.0);
-    }
-
-    /** Heap still in use after the latest collection of each pool: what the stream keeps, not its garbage. */
-    private static long liveHeap() {
-        return ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null)
-                .mapToLong(pool -> pool.getCollectionUsage().getUsed()).sum();
+        System.out.printf("BENCH stream_query %s: %d calls in %.1f s = %.0f calls/s; service RSS %.0f MB before,"
+                + " peak %.0f MB (heap at most 256 MB)%n", label, lines, elapsed, lines / elapsed, before / 1_048_576.0,
+                peak.get() / 1_048_576.0);
     }
 
     private HttpRequest post(String path, String key, String body, String accept) {
@@ -215,10 +193,6 @@ class CallsBenchmark {
         return "{\"project_id\": \"" + project + "\"" + (rest.equals("}") ? "" : ", ") + rest;
     }
 
-    private static Connection database() throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
-    }
 
     private static double seconds(long since) {
         return (System.nanoTime() - since) / 1e9;

@@ -1,18 +1,13 @@
 package org.llmplatform.tracing.bench;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -23,8 +18,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.engines.PostgresServer;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 import org.llmplatform.tracing.TraceClient;
 
@@ -36,10 +29,8 @@ import org.llmplatform.tracing.TraceClient;
  * the V12 migration file, created in a schema of their own), with the default prices and without them, and with
  * the service's current SQL, all without parallel workers as the service's cursor runs them. Run with {@code bench/cost-sort.sh}; not part of the test suite.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
-class CostSortBenchmark {
+class CostSortBenchmark extends PackagedServiceBenchmark {
 
     private static final int ROOTS = Integer.getInteger("bench.roots", 100_000);
     private static final int RUNS = Integer.getInteger("bench.runs", 5);
@@ -48,9 +39,6 @@ class CostSortBenchmark {
             SELECT c.id FROM tracing.calls c
             WHERE c.project_id = ? AND c.started_at IS NOT NULL AND c.deleted_at IS NULL AND c.parent_id IS NULL
             ORDER BY %s DESC NULLS LAST, c.id LIMIT 50""";
-
-    @TestHTTPResource("/")
-    URL base;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -181,8 +169,4 @@ class CostSortBenchmark {
         return response.body();
     }
 
-    private static Connection database() throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
-    }
 }

@@ -6,11 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 import org.llmplatform.tracing.otel.RecordedSpans;
 
@@ -33,10 +28,8 @@ import org.llmplatform.tracing.otel.RecordedSpans;
  * OTLP exporter's marshaler) against {@code call/upsert_batch} of the same calls (start and end
  * parts with the same inputs, output and usage), in the same run. Run with {@code bench/otel.sh}.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
-class OtelBenchmark {
+class OtelBenchmark extends PackagedServiceBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int SPANS_PER_BATCH = 512;
@@ -50,9 +43,6 @@ class OtelBenchmark {
     private static final int CLIENTS = Integer.getInteger("bench.clients", 4);
     private static final String QUESTION = "{\"question\": \"" + "what is the capital of France? ".repeat(6) + "\"}";
     private static final String ANSWER = "The capital of France is Paris. ".repeat(6);
-
-    @TestHTTPResource("/")
-    URL base;
 
     private final HttpClient http = HttpClient.newHttpClient();
 

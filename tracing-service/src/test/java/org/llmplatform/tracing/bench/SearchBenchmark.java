@@ -1,43 +1,46 @@
 package org.llmplatform.tracing.bench;
 
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
+import java.io.InputStream;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.engines.PostgresServer;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
- * The first page of a search of inputs and outputs and the id filters over a large project, through the
- * real service and PostgreSQL of the test resources. Run with {@code bench/search.sh}; not part of the suite.
+ * Ingest with and without the trigram indexes of a search, the first page of a search of inputs and outputs and
+ * the id filters over a large project, through the packaged service. Run with {@code bench/search.sh}; not part of
+ * the suite.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
-class SearchBenchmark {
+class SearchBenchmark extends PackagedServiceBenchmark {
 
     private static final int CALLS = Integer.getInteger("bench.calls", 1_000_000);
     private static final int RUNS = Integer.getInteger("bench.runs", 20);
+    private static final int ALL_CALLS_RUNS = Integer.getInteger("bench.allCallsRuns", 3);
     private static final int INGEST_BATCHES = Integer.getInteger("bench.batches", 40);
+    private static final int TRACE_CALLS = Integer.getInteger("bench.traceCalls", 5);
+    private static final String V16 = "V16__call_search_and_id_indexes.sql";
+    /** The migration that made the trigram indexes the service has now. */
+    private static final String CURRENT_INDEXES = "V24__call_search_indexes_on_roots.sql";
+    private static final String SEARCH_INDEXES = System.getProperty("bench.searchIndexes", CURRENT_INDEXES);
+    private static final String DROP_SEARCH_INDEXES = "DROP INDEX IF EXISTS tracing.calls_inputs_text,"
+            + " tracing.calls_output_text, tracing.calls_root_inputs_text, tracing.calls_root_output_text;\n";
     private static final String TOPICS = "ARRAY['a cat','a dog','a robot','a wizard','a princess','a knight','an owl',"
             + "'a fox','a bear','a pirate','a mermaid','a giant','a troll','an elf','a ghost','a witch','a baker',"
             + "'a sailor','a queen','a king']";
-
-    @TestHTTPResource("/")
-    URL base;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -73,42 +76,44 @@ class SearchBenchmark {
         measure(project, key, "calls/query_stats", "\"filter\": {\"parent_ids\": [" + oldParents + "]}",
                 "query_stats parent_ids x200");
         String allCalls = "\"limit\": 50, \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
+        // Not the console's search box: no trigram index holds child calls, so a rare word reads the project's calls.
         for (String word : new String[] {"dragon", "wizard"}) {
-            measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'");
+            measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'",
+                    ALL_CALLS_RUNS);
         }
     }
 
     /**
-     * {@code call/upsert_batch} of calls with ~1 KB inputs and outputs (the shape of {@code CallsBenchmark}),
-     * alternately without and with the trigram indexes (dropped and created again while the table is small),
-     * after warm-up batches, so both sides see the same JIT and caches.
+     * {@code call/upsert_batch} of calls with ~1 KB inputs and outputs (the shape of {@code CallsBenchmark}) in traces
+     * of {@code TRACE_CALLS} (a root and its children), in rounds without the trigram indexes, with V16's (every call)
+     * and with the current ones (the last migration's), each created while the table is small; after a warm-up
+     * round, the sides take turns so that each sees the same JIT, caches and machine load.
      */
     private void ingest(String user, String key) throws Exception {
         String noise = "lorem ipsum dolor sit amet ".repeat(19);
-        int[] sequence = {0, 1, 2, 1, 2};
-        double[] seconds = new double[3];
-        int[] parts = new int[3];
+        List<String> sides = List.of("", migrationIndexes(V16), migrationIndexes(CURRENT_INDEXES));
+        String[] labels = {"without trigram indexes", "V16's (every call)", "V24's (trace roots)"};
+        int[] sequence = {0, 0, 1, 2, 1, 2, 0};
+        double[] seconds = new double[sides.size()];
+        int[] parts = new int[sides.size()];
         for (int round = 0; round < sequence.length; round++) {
             int side = sequence[round];
-            execute(side == 1 ? "DROP INDEX IF EXISTS tracing.calls_inputs_text; DROP INDEX IF EXISTS tracing.calls_output_text"
-                    : """
-                    CREATE INDEX IF NOT EXISTS calls_inputs_text ON tracing.calls USING gin ((inputs::text) tracing.gin_trgm_ops)
-                        WHERE started_at IS NOT NULL AND deleted_at IS NULL;
-                    CREATE INDEX IF NOT EXISTS calls_output_text ON tracing.calls USING gin ((output::text) tracing.gin_trgm_ops)
-                        WHERE started_at IS NOT NULL AND deleted_at IS NULL""");
+            execute(DROP_SEARCH_INDEXES + sides.get(side));
             String project = user + "/ingest" + round;
             long began = System.nanoTime();
             for (int b = 0; b < INGEST_BATCHES; b++) {
                 StringBuilder batch = new StringBuilder("{\"batch\": [");
                 for (int i = 0; i < 250; i++) {
                     String id = project.hashCode() + "-" + b + "-" + i;
+                    String root = project.hashCode() + "-" + b + "-" + (i - i % TRACE_CALLS);
+                    String parent = i % TRACE_CALLS == 0 ? "null" : "\"" + root + "\"";
                     batch.append(i == 0 ? "" : ",").append(("{\"mode\": \"start\", \"req\": {\"start\": {\"project_id\":"
-                            + " \"%s\", \"id\": \"%s\", \"trace_id\": \"%s\", \"op_name\": \"bench_op\", \"started_at\":"
-                            + " \"2025-01-01T12:00:00Z\", \"attributes\": {}, \"inputs\": {\"prompt\": \"%s %s\", \"n\": %d}}}},"
-                            + " {\"mode\": \"end\", \"req\": {\"end\": {\"project_id\": \"%s\", \"id\": \"%s\", \"ended_at\":"
-                            + " \"2025-01-01T12:00:01Z\", \"output\": {\"answer\": \"%s %s\"}, \"summary\": {}}}}")
-                            .formatted(project, id, id, noise, java.util.UUID.randomUUID(), i, project, id, noise,
-                                    java.util.UUID.randomUUID()));
+                            + " \"%s\", \"id\": \"%s\", \"trace_id\": \"%s\", \"parent_id\": %s, \"op_name\": \"bench_op\","
+                            + " \"started_at\": \"2025-01-01T12:00:00Z\", \"attributes\": {}, \"inputs\": {\"prompt\": \"%s %s\","
+                            + " \"n\": %d}}}}, {\"mode\": \"end\", \"req\": {\"end\": {\"project_id\": \"%s\", \"id\": \"%s\","
+                            + " \"ended_at\": \"2025-01-01T12:00:01Z\", \"output\": {\"answer\": \"%s %s\"}, \"summary\": {}}}}")
+                            .formatted(project, id, root, parent, noise, UUID.randomUUID(), i, project, id, noise,
+                                    UUID.randomUUID()));
                 }
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "call/upsert_batch"))
                         .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
@@ -118,31 +123,59 @@ class SearchBenchmark {
                     throw new IllegalStateException("upsert_batch answered " + response.statusCode() + ": " + response.body());
                 }
             }
-            seconds[side] += (System.nanoTime() - began) / 1e9;
-            parts[side] += INGEST_BATCHES * 500;
+            if (round > 0) {
+                seconds[side] += (System.nanoTime() - began) / 1e9;
+                parts[side] += INGEST_BATCHES * 500;
+            }
         }
-        double without = parts[1] / seconds[1];
-        double with = parts[2] / seconds[2];
-        System.out.printf("BENCH ingest upsert_batch (~1 KB inputs and outputs): without trigram indexes %.0f parts/s,"
-                + " with %.0f parts/s, ratio %.2f%n", without, with, with / without);
+        execute(DROP_SEARCH_INDEXES + sides.get(2));
+        double without = parts[0] / seconds[0];
+        StringBuilder line = new StringBuilder("BENCH ingest upsert_batch (~1 KB inputs and outputs, traces of "
+                + TRACE_CALLS + " calls, " + INGEST_BATCHES + " batches of 500 parts a round): " + labels[0] + " %.0f parts/s"
+                .formatted(without));
+        for (int side = 1; side < sides.size(); side++) {
+            double rate = parts[side] / seconds[side];
+            line.append(", with %s %.0f parts/s (ratio %.2f)".formatted(labels[side], rate, rate / without));
+        }
+        System.out.println(line);
+    }
+
+    /** The trigram index statements of a migration file, as it creates them. */
+    private static String migrationIndexes(String migration) throws Exception {
+        String sql;
+        try (InputStream in = SearchBenchmark.class.getClassLoader().getResourceAsStream("db/migration/" + migration)) {
+            if (in == null) {
+                throw new IllegalStateException("no migration " + migration);
+            }
+            sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Matcher index = Pattern.compile("CREATE INDEX calls_\\w*_text .*?;", Pattern.DOTALL).matcher(sql);
+        StringBuilder statements = new StringBuilder();
+        while (index.find()) {
+            statements.append(index.group()).append('\n');
+        }
+        if (statements.isEmpty()) {
+            throw new IllegalStateException(migration + " creates no trigram index");
+        }
+        return statements.toString();
     }
 
     private static void execute(String sql) throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
-             Statement statement = db.createStatement()) {
+        try (Connection db = database(); Statement statement = db.createStatement()) {
+            statement.execute("SET search_path = tracing");
             statement.execute(sql);
         }
     }
 
-    /** Traces of ten calls, a topic each; "dragon" in 20 calls, two of them roots; every output says "happily". */
+    /**
+     * Traces of ten calls, a topic each; "dragon" in 20 calls, two of them roots; every output says "happily". The
+     * rows go in first, then the trigram indexes ({@code -Dbench.searchIndexes}: the migration whose indexes, the
+     * current ones by default) are built once over them.
+     */
     private static void load(String project) throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
-             Statement statement = db.createStatement()) {
+        try (Connection db = database(); Statement statement = db.createStatement()) {
             long began = System.nanoTime();
-            // Bulk: the rows first, then the trigram indexes built once over them.
-            statement.execute("DROP INDEX IF EXISTS tracing.calls_inputs_text; DROP INDEX IF EXISTS tracing.calls_output_text");
+            statement.execute(DROP_SEARCH_INDEXES);
             statement.execute(("""
                     INSERT INTO tracing.calls (project_id, id, trace_id, parent_id, op_name, started_at, ended_at,
                         attributes, inputs, output, summary, svc_user_id)
@@ -160,14 +193,11 @@ class SearchBenchmark {
                     FROM generate_series(1, %d) g, LATERAL (SELECT CASE WHEN g %% 500000 BETWEEN 10 AND 19 THEN 'a Dragon called ' || g ELSE (%s)[(g / 10) %% 20 + 1] END AS topic) t
                     """).formatted(project, CALLS, TOPICS));
             double inserted = (System.nanoTime() - began) / 1e9;
-            statement.execute("""
-                    CREATE INDEX calls_inputs_text ON tracing.calls USING gin ((inputs::text) tracing.gin_trgm_ops)
-                        WHERE started_at IS NOT NULL AND deleted_at IS NULL;
-                    CREATE INDEX calls_output_text ON tracing.calls USING gin ((output::text) tracing.gin_trgm_ops)
-                        WHERE started_at IS NOT NULL AND deleted_at IS NULL""");
+            statement.execute("SET search_path = tracing");
+            statement.execute(migrationIndexes(SEARCH_INDEXES));
             statement.execute("ANALYZE tracing.calls");
-            System.out.printf("BENCH load: %d calls by INSERT ... SELECT in %.0f s, trigram indexes built in %.0f s%n", CALLS,
-                    inserted, (System.nanoTime() - began) / 1e9 - inserted);
+            System.out.printf("BENCH load: %d calls by INSERT ... SELECT in %.0f s, %s's trigram indexes built in %.0f s%n",
+                    CALLS, inserted, SEARCH_INDEXES, (System.nanoTime() - began) / 1e9 - inserted);
         }
     }
 
@@ -179,10 +209,14 @@ class SearchBenchmark {
     }
 
     private void measure(String project, String key, String path, String body, String label) throws Exception {
+        measure(project, key, path, body, label, RUNS);
+    }
+
+    private void measure(String project, String key, String path, String body, String label, int runs) throws Exception {
         String request = "{\"project_id\": \"" + project + "\", " + body + "}";
-        long[] micros = new long[RUNS];
+        long[] micros = new long[runs];
         String answer = "";
-        for (int i = 0; i < RUNS; i++) {
+        for (int i = 0; i < runs; i++) {
             long began = System.nanoTime();
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
                     .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
@@ -194,7 +228,7 @@ class SearchBenchmark {
             answer = path.endsWith("query_stats") ? response.body() : response.body().lines().count() + " rows";
         }
         Arrays.sort(micros);
-        System.out.printf("BENCH %s: p50 %.1f ms, p95 %.1f ms over %d runs (%s)%n", label, micros[RUNS / 2] / 1000.0,
-                micros[RUNS * 95 / 100] / 1000.0, RUNS, answer);
+        System.out.printf("BENCH %s: p50 %.1f ms, p95 %.1f ms over %d runs (%s)%n", label, micros[runs / 2] / 1000.0,
+                micros[runs * 95 / 100] / 1000.0, runs, answer);
     }
 }

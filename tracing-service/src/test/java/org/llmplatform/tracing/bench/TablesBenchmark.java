@@ -2,20 +2,15 @@ package org.llmplatform.tracing.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -26,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.engines.PostgresServer;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 import org.llmplatform.tracing.digest.Digests.Canonical;
 import org.llmplatform.tracing.digest.Digests;
@@ -38,18 +31,13 @@ import org.llmplatform.tracing.digest.Digests;
  * select) in the same run; then {@code refs/read_batch} of 1,000 refs to distinct objects. Run with
  * {@code bench/tables.sh}; not part of the test suite.
  */
-@QuarkusTest
-@QuarkusTestResource(PlatformTestResources.class)
 @EnabledIfSystemProperty(named = "bench", matches = "true")
-class TablesBenchmark {
+class TablesBenchmark extends PackagedServiceBenchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int ROWS = Integer.getInteger("bench.rows", 100_000);
     private static final int REF_RUNS = Integer.getInteger("bench.refRuns", 30);
     private static final int JDBC_BATCH = 5_000;
-
-    @TestHTTPResource("/")
-    URL base;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -163,7 +151,7 @@ class TablesBenchmark {
 
     /** The same rows, batched into a table shaped like {@code tracing.table_rows}. */
     private static void directInsert(List<Canonical> rows, String project) throws Exception {
-        try (Connection connection = connect()) {
+        try (Connection connection = database()) {
             try (Statement ddl = connection.createStatement()) {
                 ddl.execute("CREATE TABLE IF NOT EXISTS public.bench_table_rows (project_id text, digest text, val_dump text,"
                         + " PRIMARY KEY (project_id, digest))");
@@ -190,7 +178,7 @@ class TablesBenchmark {
 
     private static long directSelect() throws Exception {
         long rows = 0;
-        try (Connection connection = connect()) {
+        try (Connection connection = database()) {
             connection.setAutoCommit(false);
             try (PreparedStatement select = connection.prepareStatement(
                     "SELECT digest, val_dump FROM public.bench_table_rows WHERE project_id = 'measured'")) {
@@ -206,8 +194,4 @@ class TablesBenchmark {
         return rows;
     }
 
-    private static Connection connect() throws Exception {
-        PostgresServer postgres = PlatformTestResources.engines().postgres();
-        return DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
-    }
 }

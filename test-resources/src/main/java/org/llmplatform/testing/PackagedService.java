@@ -1,4 +1,4 @@
-package org.llmplatform.console.pages;
+package org.llmplatform.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -14,16 +14,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.llmplatform.testing.PlatformTestResources;
 
 /**
- * A platform service from its packaged jar ({@code ../<module>/target/quarkus-app/quarkus-run.jar}, which the build
- * makes before this module's tests) in its own JVM, on the test's PostgreSQL and Kafka with the bootstrap admin key;
- * its log goes to a file that a failed start prints.
+ * A platform service from its packaged jar ({@code ../<module>/target/quarkus-app/quarkus-run.jar}, relative to the
+ * module whose tests or benchmarks run, built before them) in its own JVM, on this JVM's PostgreSQL and Kafka
+ * ({@link PlatformTestResources#engines()}) with the bootstrap admin key; its log goes to a file that a failed start
+ * prints. The console's tests run the services they relay to this way, and the benchmarks measure the service as it
+ * is shipped, from another process.
  */
-final class PackagedService {
+public final class PackagedService {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m");
 
     private final String module;
     private final Process process;
@@ -37,7 +39,7 @@ final class PackagedService {
         this.base = base;
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -46,7 +48,7 @@ final class PackagedService {
     }
 
     /** Starts {@code module} on a free port with these system properties and environment, and waits until it is ready. */
-    static PackagedService start(String module, Map<String, String> properties, Map<String, String> environment) {
+    public static PackagedService start(String module, Map<String, String> properties, Map<String, String> environment) {
         return start(module, freePort(), properties, environment);
     }
 
@@ -54,25 +56,36 @@ final class PackagedService {
      * Starts {@code module} on {@code port} (known beforehand when services must be told each other's address) with
      * these system properties and environment, and waits until it is ready.
      */
-    static PackagedService start(String module, int port, Map<String, String> properties, Map<String, String> environment) {
+    public static PackagedService start(String module, int port, Map<String, String> properties,
+            Map<String, String> environment) {
+        return start(module, port, DEFAULT_JVM_OPTIONS, properties, environment);
+    }
+
+    /** Starts {@code module} as {@link #start(String, int, Map, Map)} does, its JVM run with these options. */
+    public static PackagedService start(String module, int port, List<String> jvmOptions, Map<String, String> properties,
+            Map<String, String> environment) {
         Path jar = Path.of("..", module, "target", "quarkus-app", "quarkus-run.jar");
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it first (mvn -pl console -am verify)");
+            throw new IllegalStateException(jar.toAbsolutePath() + " is missing: build it first (mvn -pl " + module + " -am package -DskipTests)");
         }
         try {
             PlatformTestResources.Engines engines = PlatformTestResources.engines();
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-Dquarkus.http.port=" + port, "-Dkafka.bootstrap.servers=" + engines.kafkaBootstrapServers(),
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-Dquarkus.http.port=" + port, "-Dkafka.bootstrap.servers=" + engines.kafkaBootstrapServers(),
                     "-Dplatform.auth.bootstrap-admin-key=" + PlatformTestResources.ADMIN_KEY));
             engines.postgres().quarkusConfig().forEach((key, value) -> command.add("-D" + key + "=" + value));
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
-            Path data = Files.createTempDirectory("console-test-" + module);
+            Path data = Files.createTempDirectory("packaged-" + module);
             Path log = data.resolve(module + ".log");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().put("PLATFORM_DATA_DIR", data.toString());
             builder.environment().putAll(environment);
-            PackagedService service = new PackagedService(module, builder.start(), log, URI.create("http://localhost:" + port));
+            Process process = builder.start();
+            // A JVM killed before it stops its services (a benchmark interrupted) must not leave them running.
+            Runtime.getRuntime().addShutdownHook(new Thread(process::destroy, module + "-stop"));
+            PackagedService service = new PackagedService(module, process, log, URI.create("http://localhost:" + port));
             service.awaitReady();
             return service;
         } catch (IOException e) {
@@ -80,8 +93,13 @@ final class PackagedService {
         }
     }
 
-    URI base() {
+    public URI base() {
         return base;
+    }
+
+    /** The service's process id, for readings of its resources (its RSS in {@code /proc}). */
+    public long pid() {
+        return process.pid();
     }
 
     /** Polls the readiness check until it answers 200, the process dies or the time is up (its log says why). */
@@ -115,7 +133,7 @@ final class PackagedService {
         throw new IllegalStateException("the " + module + " was not ready within " + START_TIMEOUT + ":\n" + Files.readString(log));
     }
 
-    void stop() {
+    public void stop() {
         process.destroy();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
