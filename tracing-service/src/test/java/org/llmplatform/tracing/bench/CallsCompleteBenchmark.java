@@ -1,12 +1,9 @@
 package org.llmplatform.tracing.bench;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,106 +13,49 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 
 /**
  * Ingest of the same calls through {@code POST /v2/{entity}/{project}/calls/complete} (one record per call, as
  * today's SDKs send them) and through {@code call/upsert_batch} (a start and an end item per call), in one run,
- * against the PACKAGED tracing-service ({@code target/quarkus-app/quarkus-run.jar}) in its own JVM with the JVM
- * options {@code ./platform} gives it. This JVM only holds the engines of the test resources (PostgreSQL runs as
- * its own process; the Kafka broker, which ingest does not use, in here) and the clients. Run with
- * {@code bench/calls-complete.sh}; not part of the suite.
+ * against the packaged tracing-service ({@link PackagedServiceBenchmark}). Run with {@code bench/calls-complete.sh};
+ * not part of the suite.
  */
-@EnabledIfSystemProperty(named = "bench", matches = "true")
-class CallsCompleteBenchmark {
+class CallsCompleteBenchmark extends PackagedServiceBenchmark {
 
-    private static final int PORT = Integer.getInteger("bench.port", 9150);
     private static final int CALLS_PER_REQUEST = Integer.getInteger("bench.callsPerRequest", 250);
     private static final int REQUESTS = Integer.getInteger("bench.requests", 40);
     private static final int WARMUP_REQUESTS = Integer.getInteger("bench.warmup", 60);
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
     private static final int CLIENTS = Integer.getInteger("bench.clients", 4);
-    /** As ServiceProcess (local-stack) starts the tracing-service: C2, a small serial-GC heap. */
-    private static final List<String> SERVICE_JVM = List.of("-XX:+UseSerialGC", "-Xss512k", "-XX:MaxMetaspaceSize=160m",
-            "-Xms96m", "-Xmx256m", "-Xmn64m", "-XX:ReservedCodeCacheSize=96m");
     private static final String NOISE = "lorem ipsum dolor sit amet ".repeat(19);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    private String base;
     private String key;
 
     @Test
     void callsCompleteAgainstUpsertBatch() throws Exception {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: mvn -B -q -pl tracing-service -am package -DskipTests");
+        String user = TestIdentities.unique("bench");
+        key = TestIdentities.userWithKey(user);
+        ingest(user + "/warmup-complete", true, WARMUP_REQUESTS);
+        ingest(user + "/warmup-legacy", false, WARMUP_REQUESTS);
+        double[] seconds = new double[2];
+        for (int round = 0; round < ROUNDS; round++) {
+            // Alternating sides, each in a fresh project, so both see the same table size and the same JIT.
+            for (int side = 0; side < 2; side++) {
+                boolean complete = (round + side) % 2 == 0;
+                seconds[complete ? 0 : 1] += ingest(user + "/r" + round + (complete ? "-complete" : "-legacy"),
+                        complete, REQUESTS);
+            }
         }
-        Process service = startService(jar);
-        try {
-            String user = TestIdentities.unique("bench");
-            key = TestIdentities.userWithKey(user);
-            ingest(user + "/warmup-complete", true, WARMUP_REQUESTS);
-            ingest(user + "/warmup-legacy", false, WARMUP_REQUESTS);
-            double[] seconds = new double[2];
-            for (int round = 0; round < ROUNDS; round++) {
-                // Alternating sides, each in a fresh project, so both see the same table size and the same JIT.
-                for (int side = 0; side < 2; side++) {
-                    boolean complete = (round + side) % 2 == 0;
-                    seconds[complete ? 0 : 1] += ingest(user + "/r" + round + (complete ? "-complete" : "-legacy"),
-                            complete, REQUESTS);
-                }
-            }
-            long calls = (long) ROUNDS * REQUESTS * CALLS_PER_REQUEST;
-            double completePerSecond = calls / seconds[0];
-            double legacyPerSecond = calls / seconds[1];
-            System.out.printf("BENCH calls/complete: %.0f calls/s (%d calls in requests of %d, %d clients)%n",
-                    completePerSecond, calls, CALLS_PER_REQUEST, CLIENTS);
-            System.out.printf("BENCH call/upsert_batch (baseline): %.0f calls/s (the same calls, %d start+end items a request)%n",
-                    legacyPerSecond, 2 * CALLS_PER_REQUEST);
-            System.out.printf("BENCH ratio calls/complete / upsert_batch: %.2f%n", completePerSecond / legacyPerSecond);
-        } finally {
-            service.destroy();
-            service.waitFor();
-        }
-    }
-
-    private Process startService(Path jar) throws Exception {
-        Path data = Path.of(System.getProperty("bench.dataDir", "/tmp/wt-30-complete/bench-data"));
-        Files.createDirectories(data);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(SERVICE_JVM);
-        PlatformTestResources.engines().postgres().quarkusConfig().forEach((name, value) -> command.add("-D" + name + "=" + value));
-        command.add("-Dkafka.bootstrap.servers=" + PlatformTestResources.engines().kafkaBootstrapServers());
-        command.add("-Dplatform.auth.bootstrap-admin-key=" + PlatformTestResources.ADMIN_KEY);
-        command.add("-Dquarkus.http.port=" + PORT);
-        command.add("-Dquarkus.log.level=WARN");
-        command.addAll(List.of("-jar", jar.toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(data.resolve("tracing-service.log").toFile());
-        builder.environment().put("PLATFORM_DATA_DIR", data.toString());
-        Process service = builder.start();
-        base = "http://localhost:" + PORT + "/";
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (true) {
-            if (!service.isAlive()) {
-                throw new IllegalStateException("the tracing-service exited; see " + data.resolve("tracing-service.log"));
-            }
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "health")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return service;
-                }
-            } catch (IOException notYet) {
-                // still starting
-            }
-            if (System.nanoTime() > deadline) {
-                service.destroy();
-                throw new IllegalStateException("the tracing-service did not answer /health within 120 s");
-            }
-            Thread.sleep(200);
-        }
+        long calls = (long) ROUNDS * REQUESTS * CALLS_PER_REQUEST;
+        double completePerSecond = calls / seconds[0];
+        double legacyPerSecond = calls / seconds[1];
+        System.out.printf("BENCH calls/complete: %.0f calls/s (%d calls in requests of %d, %d clients)%n",
+                completePerSecond, calls, CALLS_PER_REQUEST, CLIENTS);
+        System.out.printf("BENCH call/upsert_batch (baseline): %.0f calls/s (the same calls, %d start+end items a request)%n",
+                legacyPerSecond, 2 * CALLS_PER_REQUEST);
+        System.out.printf("BENCH ratio calls/complete / upsert_batch: %.2f%n", completePerSecond / legacyPerSecond);
     }
 
     /** Sends {@code requests} bodies of {@link #CALLS_PER_REQUEST} calls from {@link #CLIENTS} clients; the seconds taken. */

@@ -20,9 +20,10 @@ import org.llmplatform.tracing.query.SortKey;
 import org.llmplatform.tracing.query.SqlStatement;
 
 /**
- * The trigram indexes hold trace roots only (migration V24), and a page of the console's search (trace roots, newest
- * first) still reads them for a word its first calls do not hold: the plan PostgreSQL makes for the statement of
- * {@code calls/stream_query} over a project of 200,000 calls in traces of ten.
+ * A page of a search (the console's, of trace roots, and one of every call, as an op filter or the API asks it),
+ * newest first, reads the trigram indexes of every call's text (migration V16) for a word its first calls do not
+ * hold: the plan PostgreSQL makes for the statements of {@code calls/stream_query} over a project of 200,000 calls
+ * in traces of ten.
  */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
@@ -34,7 +35,7 @@ class CallSearchPlanTest {
     Pool pool;
 
     @Test
-    void aSearchOfTraceRootsReadsTheRootTrigramIndexes() throws Exception {
+    void aSearchOfRootsOrOfAllCallsReadsTheTrigramIndexes() throws Exception {
         String project = "search-plans-" + UUID.randomUUID() + "/p";
         pool.query(("""
                 INSERT INTO tracing.calls (project_id, id, trace_id, parent_id, op_name, started_at, attributes, inputs,
@@ -46,19 +47,21 @@ class CallSearchPlanTest {
                 FROM generate_series(1, %d) g""").formatted(project, CALLS)).execute().await().indefinitely();
         pool.query("ANALYZE tracing.calls").execute().await().indefinitely();
 
-        CallsQuery query = CallsQuery.in(project)
-                .filter(new CallFilter(null, null, null, null, null, null, null, null, true, null, null))
-                .query(ExprParser.parseQuery(new ObjectMapper().readTree("""
-                        {"$expr": {"$or": [
-                          {"$contains": {"input": {"$getField": "inputs"}, "substr": {"$literal": "dragon"}, "case_insensitive": true}},
-                          {"$contains": {"input": {"$getField": "output"}, "substr": {"$literal": "dragon"}, "case_insensitive": true}}]}}""")))
-                .sortBy(List.of(new SortKey("started_at", true))).page(new Page(50L, null)).build();
-        for (SqlStatement statement : CallQueryStore.statements(query)) {
-            String plan = StreamSupport.stream(pool.preparedQuery("EXPLAIN " + statement.sql())
-                            .execute(Tuple.from(statement.params())).await().indefinitely().spliterator(), false)
-                    .map((Row row) -> row.getString(0)).reduce("", (all, line) -> all + line + "\n");
-            assertTrue(plan.contains("calls_root_inputs_text") && plan.contains("calls_root_output_text"),
-                    "the search does not read the root trigram indexes:\n" + plan);
+        for (Boolean rootsOnly : new Boolean[] {true, null}) {
+            CallsQuery query = CallsQuery.in(project)
+                    .filter(new CallFilter(null, null, null, null, null, null, null, null, rootsOnly, null, null))
+                    .query(ExprParser.parseQuery(new ObjectMapper().readTree("""
+                            {"$expr": {"$or": [
+                              {"$contains": {"input": {"$getField": "inputs"}, "substr": {"$literal": "dragon"}, "case_insensitive": true}},
+                              {"$contains": {"input": {"$getField": "output"}, "substr": {"$literal": "dragon"}, "case_insensitive": true}}]}}""")))
+                    .sortBy(List.of(new SortKey("started_at", true))).page(new Page(50L, null)).build();
+            for (SqlStatement statement : CallQueryStore.statements(query)) {
+                String plan = StreamSupport.stream(pool.preparedQuery("EXPLAIN " + statement.sql())
+                                .execute(Tuple.from(statement.params())).await().indefinitely().spliterator(), false)
+                        .map((Row row) -> row.getString(0)).reduce("", (all, line) -> all + line + "\n");
+                assertTrue(plan.contains("calls_inputs_text") && plan.contains("calls_output_text"),
+                        "the search (trace_roots_only " + rootsOnly + ") does not read the trigram indexes:\n" + plan);
+            }
         }
     }
 }
