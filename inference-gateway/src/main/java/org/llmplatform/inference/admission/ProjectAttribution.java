@@ -23,11 +23,7 @@ public class ProjectAttribution {
         this.config = config;
     }
 
-    public ProjectId project(String compatProject, String openAiProject) {
-        return project(caller.get(), compatProject, openAiProject);
-    }
-
-    /** The same for a caller authenticated outside a request scope (a plain Vert.x route). */
+    /** {@code caller}: authenticated by Quarkus ({@link #principal()}) or by a plain Vert.x route. */
     public ProjectId project(Principal caller, String compatProject, String openAiProject) {
         String named = compatProject != null && !compatProject.isBlank() ? compatProject : openAiProject;
         if (named != null && !named.isBlank()) {
@@ -36,6 +32,7 @@ public class ProjectAttribution {
         return ProjectId.parse(caller.userName() + "/" + config.defaultProjectName());
     }
 
+    /** The caller of a request Quarkus authenticated. */
     public Principal principal() {
         return caller.get();
     }

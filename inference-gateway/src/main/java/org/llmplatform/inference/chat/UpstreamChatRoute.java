@@ -15,82 +15,74 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.impl.RoutingContextInternal;
+import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.llmplatform.inference.admission.ChatHeaders;
-import org.llmplatform.inference.admission.ProjectAttribution;
+import org.llmplatform.inference.admission.CallHeaders;
 import org.llmplatform.inference.http.OpenAiErrorFormat;
 import org.llmplatform.inference.http.OpenAiException;
 import org.llmplatform.inference.http.ResponseSink;
-import org.llmplatform.inference.limits.ProjectPolicy;
+import org.llmplatform.inference.http.StreamedBody;
 import org.llmplatform.inference.upstream.GatewayOverhead;
-import org.llmplatform.inference.upstream.UpstreamCompletionService;
-import org.llmplatform.inference.upstream.UpstreamReply;
-import org.llmplatform.inference.usage.RefusedRequests;
 import org.llmplatform.model.auth.Principal;
-import org.llmplatform.model.events.UsageRecord;
 import org.llmplatform.support.auth.ApiKeyAuthenticator;
-import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.error.ErrorResponses;
 
 /**
  * {@code POST /v1/chat/completions} for the models of {@code gateway.upstreams}, on a plain Vert.x route ahead of
- * {@link ChatCompletionsResource}. Relaying is the gateway's hottest path. Measured from outside at c=20, Quarkus
- * REST's machinery around it (filters, context capture on every stage, writer lookup, header maps) made the gateway
- * spend 95 µs of CPU per relayed request, 54 µs on this route, and took most of a minute of load to be
- * JIT-compiled, where the route is compiled in about 20 s.
+ * {@link ChatCompletionsResource}, answered by the same {@link ChatService}. Relaying is the gateway's hottest path.
+ * Measured from outside at c=20, Quarkus REST's machinery around it (filters, context capture on every stage, writer
+ * lookup, header maps) made the gateway spend 95 µs of CPU per relayed request, 54 µs on this route, and took most of
+ * a minute of load to be JIT-compiled, where the route is compiled in about 20 s.
  *
- * <p>It relays a request whose model is an upstream's, sent over HTTP/1.x with a known key and a JSON body of a
- * declared length; its refusals (a project the key may not use, a malformed call-id header, a limit) use the
- * resource's error shapes. Everything else goes on to the resource, which answers it as before: the engine's models,
- * a missing or unknown key, a body that is not a valid chat request, and the rare relays this route leaves alone
- * (HTTP/2, a chunked body).
+ * <p>It relays a request whose model is an upstream's, sent over HTTP/1.x with a known key and a valid JSON chat
+ * request of a declared length; its refusals (a project the key may not use, a malformed call-id header, a limit)
+ * use the resource's error shapes. Everything else goes on to the resource, which answers it as before: the engine's
+ * models, a missing or unknown key, a body that is not a valid chat request, and the rare relays this route leaves
+ * alone (HTTP/2, a chunked body).
  */
 @ApplicationScoped
 public class UpstreamChatRoute {
 
     private static final String PATH = "/v1/chat/completions";
     private static final String JSON = "application/json";
+    private static final String KEY = "gateway.relay-key";
 
-    private final UpstreamCompletionService upstream;
+    private final ChatService chat;
     private final ApiKeyAuthenticator authenticator;
-    private final ProjectAttribution attribution;
-    private final ProjectPolicy policy;
     private final ErrorResponses errors;
     private final ObjectMapper json;
     private final long maxBodyBytes;
-    private final RefusedRequests refused;
+    private final BodyHandler bodyReader;
 
-    public UpstreamChatRoute(UpstreamCompletionService upstream, ApiKeyAuthenticator authenticator,
-            ProjectAttribution attribution, ProjectPolicy policy, ErrorResponses errors, ObjectMapper json,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize,
-            RefusedRequests refused) {
-        this.refused = refused;
-        this.upstream = upstream;
+    public UpstreamChatRoute(ChatService chat, ApiKeyAuthenticator authenticator, ErrorResponses errors,
+            ObjectMapper json,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize) {
+        this.chat = chat;
         this.authenticator = authenticator;
-        this.attribution = attribution;
-        this.policy = policy;
         this.errors = errors;
         this.json = json;
         this.maxBodyBytes = maxBodySize.asLongValue();
+        this.bodyReader = BodyHandler.create(false).setBodyLimit(maxBodyBytes).setPreallocateBodyBuffer(true);
     }
 
     void register(@Observes Router router) {
-        router.post(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::route);
+        router.post(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
+                .handler(this::readIfRelayable)
+                .handler(this::relayIfUpstream);
     }
 
     /**
      * Reads the body only of a request it may relay: HTTP/1.x with a key and a JSON body of a declared length within
      * the limit. Everything else goes on unread, so the resource sees it as if this route were not there (it pauses
-     * the request it gets, which an HTTP/2 request refuses once its body has been read).
+     * the request it gets, which an HTTP/2 request refuses once its body has been read). The body handler keeps what
+     * it read on the context, where the resource finds it when the request goes on to it.
      */
-    private void route(RoutingContext context) {
+    private void readIfRelayable(RoutingContext context) {
         GatewayOverhead.stamp(context);
         HttpServerRequest request = context.request();
         Optional<String> key = ApiKeyAuthenticator.requestKey(request.getHeader(HttpHeaders.AUTHORIZATION),
@@ -100,24 +92,17 @@ public class UpstreamChatRoute {
             context.next();
             return;
         }
-        request.body().onComplete(read -> {
-            if (read.failed()) {
-                context.fail(read.cause());
-                return;
-            }
-            // the resource reads the body from the context when the request goes on to it
-            ((RoutingContextInternal) context).setBody(read.result());
-            relayIfUpstream(context, key.get(), read.result());
-        });
-        // the router hands requests on paused
-        request.resume();
+        context.put(KEY, key.get());
+        bodyReader.handle(context);
     }
 
-    private void relayIfUpstream(RoutingContext context, String key, Buffer bytes) {
+    private void relayIfUpstream(RoutingContext context) {
+        String key = context.get(KEY);
         // a request for another model goes on unvalidated: the resource validates what it gets
-        Optional<ObjectNode> body = objectOf(bytes).filter(this::namesUpstreamModel);
-        Optional<ChatRequest> chat = body.flatMap(UpstreamChatRoute::chatRequest);
-        if (chat.isEmpty()) {
+        Optional<ObjectNode> body = key == null ? Optional.empty()
+                : objectOf(context.body().buffer()).filter(this::namesUpstreamModel);
+        Optional<ChatRequest> parsed = body.flatMap(UpstreamChatRoute::chatRequest);
+        if (parsed.isEmpty()) {
             context.next();
             return;
         }
@@ -126,10 +111,10 @@ public class UpstreamChatRoute {
             if (principal.isEmpty()) {
                 context.next();
             } else if (Vertx.currentContext() == caller) {
-                relay(context, body.get(), chat.get(), principal.get());
+                relay(context, body.get(), parsed.get(), principal.get());
             } else {
                 // a key looked up in the database answers on the database client's thread
-                caller.runOnContext(ignored -> relay(context, body.get(), chat.get(), principal.get()));
+                caller.runOnContext(ignored -> relay(context, body.get(), parsed.get(), principal.get()));
             }
         }, context::fail);
     }
@@ -137,7 +122,7 @@ public class UpstreamChatRoute {
     /** Whether the body's {@code model} is an upstream's: text, which the parser takes as it is (anything else it refuses). */
     private boolean namesUpstreamModel(ObjectNode body) {
         JsonNode model = body.get("model");
-        return model != null && model.isTextual() && upstream.serves(model.textValue());
+        return model != null && model.isTextual() && chat.relays(model.textValue());
     }
 
     private boolean hasBodyWithinLimit(HttpServerRequest request) {
@@ -149,44 +134,27 @@ public class UpstreamChatRoute {
         }
     }
 
-    private void relay(RoutingContext context, ObjectNode body, ChatRequest chat, Principal caller) {
+    private void relay(RoutingContext context, ObjectNode body, ChatRequest parsed, Principal caller) {
         HttpServerRequest request = context.request();
-        ProjectId project;
         try {
-            project = attribution.project(caller, request.getHeader(ChatHeaders.COMPAT_PROJECT),
-                    request.getHeader(ChatHeaders.OPENAI_PROJECT));
+            chat.create(caller, CallHeaders.of(request::getHeader), body, parsed, GatewayOverhead.arrivedNanos(context))
+                    .subscribe().with(answer -> answer(context, answer), failure -> refuse(context, failure));
         } catch (RuntimeException refusal) {
-            refuse(context, refusal);
-            return;
-        }
-        Instant arrived = Instant.now();
-        try {
-            String requestId = request.getHeader(ChatHeaders.REQUEST_ID);
-            String weaveCallId = ChatHeaders.weaveCallId(request.getHeader(UsageRecord.WEAVE_CALL_HEADER));
-            policy.admit(project.toString(), chat.model());
-            String responseRequestId = ChatHeaders.responseRequestId(requestId);
-            upstream.forward(body, chat.model(), project, caller.userName(), requestId, weaveCallId,
-                            GatewayOverhead.arrivedNanos(context))
-                    .subscribe().with(reply -> answer(context, reply, responseRequestId), failure -> refuse(context, failure));
-        } catch (RuntimeException refusal) {
-            refused.record(body, project, caller.userName(), refusal, arrived);
             refuse(context, refusal);
         }
     }
 
-    private void answer(RoutingContext context, UpstreamReply reply, String requestId) {
+    private void answer(RoutingContext context, ChatAnswer answer) {
         HttpServerResponse response = context.response()
-                .setStatusCode(reply.status())
-                .putHeader(HttpHeaders.CONTENT_TYPE, reply.contentType())
-                .putHeader(ChatHeaders.REQUEST_ID, requestId)
-                .putHeader(GatewayOverhead.HEADER, GatewayOverhead.millis(reply.overheadNanos()));
-        if (reply.isStreamed()) {
-            reply.stream().writeTo(new ResponseSink(response, () -> { }, failure -> refuse(context, failure)));
+                .setStatusCode(answer.status())
+                .putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType());
+        answer.headers(response::putHeader);
+        if (answer.body() instanceof StreamedBody stream) {
+            stream.writeTo(new ResponseSink(response, () -> { }, failure -> refuse(context, failure)));
         } else {
-            response.end(reply.body());
+            response.end((String) answer.body());
         }
     }
-
     /** Answers a refusal as the resource's exception mappers would; anything else is the router's 500. */
     private void refuse(RoutingContext context, Throwable failure) {
         if (!(failure instanceof ApiException refusal)) {

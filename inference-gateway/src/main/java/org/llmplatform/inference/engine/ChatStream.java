@@ -27,10 +27,10 @@ public class ChatStream {
     private static final Logger LOG = Logger.getLogger(ChatStream.class);
     private static final String DONE = "data: [DONE]\n\n";
 
-    private final ChatCompletionService completions;
+    private final EngineChatService completions;
     private final ObjectMapper json;
 
-    public ChatStream(ChatCompletionService completions, ObjectMapper json) {
+    public ChatStream(EngineChatService completions, ObjectMapper json) {
         this.completions = completions;
         this.json = json;
     }

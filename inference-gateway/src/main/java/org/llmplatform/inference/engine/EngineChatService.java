@@ -29,7 +29,7 @@ import org.llmplatform.support.ids.Uuids;
  * usage record when they end, however they end.
  */
 @ApplicationScoped
-public class ChatCompletionService {
+public class EngineChatService {
 
     private final CompletionPlanner planner;
     private final GenerationRunner runner;
@@ -41,7 +41,7 @@ public class ChatCompletionService {
     private final EngineWorkers workers;
     private final ObjectMapper json;
 
-    public ChatCompletionService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
+    public EngineChatService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
             UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases, ProjectPolicy policy,
             EngineWorkers workers, ObjectMapper json) {
         this.workers = workers;
