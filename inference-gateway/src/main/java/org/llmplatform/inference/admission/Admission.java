@@ -1,0 +1,84 @@
+package org.llmplatform.inference.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.llmplatform.inference.limits.ProjectPolicy;
+import org.llmplatform.inference.usage.RefusedRequests;
+import org.llmplatform.model.auth.Principal;
+import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.support.error.ApiException;
+import org.llmplatform.support.ids.Uuids;
+
+/**
+ * The one way into every endpoint, over either transport: the project the request is billed to (a project the key may
+ * not use is a 403 that no project's usage counts), then the endpoint's parsing, the call id header, the project's
+ * rules (models, rate limits) and the response's request id. From the moment the project is known every refusal,
+ * here or later ({@link #refusedLater}), publishes a {@code refused} usage record for it.
+ */
+@ApplicationScoped
+public class Admission {
+
+    private static final Pattern WEAVE_CALL_ID = Pattern.compile("[0-9A-Za-z._-]{1,128}");
+
+    private final ProjectAttribution attribution;
+    private final ProjectPolicy policy;
+    private final RefusedRequests refused;
+
+    public Admission(ProjectAttribution attribution, ProjectPolicy policy, RefusedRequests refused) {
+        this.attribution = attribution;
+        this.policy = policy;
+        this.refused = refused;
+    }
+
+    /** The caller of a request that Quarkus authenticated (a JAX-RS resource's). */
+    public Principal currentCaller() {
+        return attribution.principal();
+    }
+
+    /**
+     * Admits {@code body} from {@code caller}, or throws the refusal the client gets. {@code parse} turns the body
+     * into the endpoint's request (throwing its validation errors), {@code model} names the model it asks for.
+     */
+    public <R> AdmittedCall<R> admit(Principal caller, CallHeaders headers, JsonNode body,
+            Function<JsonNode, R> parse, Function<R, String> model) {
+        ProjectId project = attribution.project(caller, headers.compatProject(), headers.openAiProject());
+        Instant arrived = Instant.now();
+        try {
+            R request = parse.apply(body);
+            String weaveCallId = weaveCallId(headers.weaveCallId());
+            policy.admit(project.toString(), model.apply(request));
+            return new AdmittedCall<>(request, body, project, caller, headers.requestId(),
+                    responseRequestId(headers.requestId()), weaveCallId, arrived);
+        } catch (RuntimeException refusal) {
+            refused.record(body, project, caller.userName(), refusal, arrived);
+            throw refusal;
+        }
+    }
+
+    /** Records a refusal that came after admission, before any model ran the request (an unknown model, a limit). */
+    public void refusedLater(AdmittedCall<?> call, Throwable refusal) {
+        refused.record(call.body(), call.project(), call.user(), refusal, call.arrived());
+    }
+
+    /** The id of the call that tracks the request, when a caller names one; the usage record carries it. */
+    private static String weaveCallId(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        if (!WEAVE_CALL_ID.matcher(header).matches()) {
+            throw ApiException.invalidField("value_error", List.of("header", CallHeaders.WEAVE_CALL_ID),
+                    "A call id has 1 to 128 letters, digits, '.', '_' or '-'", header);
+        }
+        return header;
+    }
+
+    /** The {@code X-Request-Id} of the response: the caller's own, else a new one. */
+    private static String responseRequestId(String requestIdHeader) {
+        return requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
+                : Uuids.v7().toString().replace("-", "");
+    }
+}

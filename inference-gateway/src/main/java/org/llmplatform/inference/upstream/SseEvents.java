@@ -1,0 +1,123 @@
+package org.llmplatform.inference.upstream;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Splits an upstream SSE body into the data payloads of its events. Works on bytes, so a character
+ * split across network buffers is never corrupted; comment lines (keep-alives) are dropped. An event
+ * that is one {@code data: } line (what vLLM sends) is cut out of the bytes without further copies.
+ */
+final class SseEvents {
+
+    private static final byte[] NO_BYTES = new byte[0];
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR = "\"error\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+    /** The start of an event whose end has not arrived yet. */
+    private byte[] pending = NO_BYTES;
+
+    /**
+     * Whether {@code chunk} may be passed on byte for byte without being fed: nothing of an earlier event is
+     * pending, and it is whole one-line {@code data: } events only, each containing {@code field}, none
+     * mentioning usage, an error or {@code [DONE]}. A chunk that contains them only escaped inside a string
+     * is refused too, which costs a look inside, never a wrong relay.
+     */
+    boolean passesAsIs(byte[] chunk, byte[] field) {
+        int length = chunk.length;
+        if (pending.length != 0 || length < 2 || chunk[length - 1] != '\n' || chunk[length - 2] != '\n'
+                || !at(chunk, 0, DATA)) {
+            return false;
+        }
+        int events = 0;
+        int fields = 0;
+        for (int i = 0; i < length; i++) {
+            byte b = chunk[i];
+            if (b == '\r') {
+                return false;
+            } else if (b == '\n') {
+                if (i + 1 == length || chunk[i + 1] != '\n' || i + 2 < length && !at(chunk, i + 2, DATA)) {
+                    return false;
+                }
+                events++;
+                i++;
+            } else if (b == '"') {
+                if (at(chunk, i, USAGE) || at(chunk, i, ERROR)) {
+                    return false;
+                }
+                if (at(chunk, i, field)) {
+                    fields++;
+                }
+            } else if (b == '[' && at(chunk, i, DONE)) {
+                return false;
+            }
+        }
+        return fields == events;
+    }
+
+    private static boolean at(byte[] bytes, int offset, byte[] expected) {
+        return offset + expected.length <= bytes.length
+                && Arrays.equals(bytes, offset, offset + expected.length, expected, 0, expected.length);
+    }
+
+    List<String> feed(byte[] chunk) {
+        byte[] bytes = pending.length == 0 ? chunk : concat(pending, chunk);
+        List<String> payloads = new ArrayList<>(2);
+        int start = 0;
+        for (int i = 0; i + 1 < bytes.length; i++) {
+            if (bytes[i] == '\n' && (bytes[i + 1] == '\n' || bytes[i + 1] == '\r' && i + 2 < bytes.length
+                    && bytes[i + 2] == '\n')) {
+                String payload = payload(bytes, start, i);
+                if (payload != null) {
+                    payloads.add(payload);
+                }
+                start = bytes[i + 1] == '\n' ? i + 2 : i + 3;
+                i = start - 1;
+            }
+        }
+        pending = start == bytes.length ? NO_BYTES : Arrays.copyOfRange(bytes, start, bytes.length);
+        return payloads;
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
+    /** The data of the event in {@code bytes[start, end)}, or null when it has none. */
+    private static String payload(byte[] bytes, int start, int end) {
+        if (singleDataLine(bytes, start, end)) {
+            int from = start + 5 + (end > start + 5 && bytes[start + 5] == ' ' ? 1 : 0);
+            int to = end > from && bytes[end - 1] == '\r' ? end - 1 : end;
+            return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+        }
+        StringBuilder data = null;
+        String event = new String(bytes, start, end - start, StandardCharsets.UTF_8);
+        for (String line : event.replace("\r", "").split("\n")) {
+            if (line.startsWith("data:")) {
+                String value = line.substring(5);
+                value = value.startsWith(" ") ? value.substring(1) : value;
+                data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+            }
+        }
+        return data == null ? null : data.toString();
+    }
+
+    private static boolean singleDataLine(byte[] bytes, int start, int end) {
+        if (end - start < 5 || bytes[start] != 'd' || bytes[start + 1] != 'a' || bytes[start + 2] != 't'
+                || bytes[start + 3] != 'a' || bytes[start + 4] != ':') {
+            return false;
+        }
+        for (int i = start + 5; i < end; i++) {
+            if (bytes[i] == '\n' || bytes[i] == '\r' && i != end - 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,147 @@
+package org.llmplatform.inference.upstream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.llmplatform.inference.http.StreamedBody;
+import org.llmplatform.inference.limits.ConcurrencyLimiter;
+import org.llmplatform.inference.limits.ProjectPolicy;
+import org.llmplatform.inference.models.ModelAliases;
+import org.llmplatform.inference.usage.UsagePublisher;
+import org.llmplatform.model.events.UsageRecord;
+import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.support.ids.Uuids;
+
+/**
+ * Chat completions of upstream-served models: the same concurrency limit and usage records as the
+ * engine's, and the gateway's overhead (end-to-end time minus the time spent waiting on the upstream).
+ */
+@ApplicationScoped
+public class UpstreamCompletionService {
+
+    private final UpstreamRouter router;
+    private final ConcurrencyLimiter limiter;
+    private final UsagePublisher usage;
+    private final OverheadMeter overhead;
+    private final ModelAliases aliases;
+    private final ProjectPolicy policy;
+
+    public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
+            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy) {
+        this.aliases = aliases;
+        this.policy = policy;
+        this.router = router;
+        this.limiter = limiter;
+        this.usage = usage;
+        this.overhead = overhead;
+    }
+
+    /** Whether {@code model} (a public name, maybe an alias) is served by an upstream server. */
+    public boolean serves(String model) {
+        return model != null && router.serves(aliases.backend(model));
+    }
+
+    /**
+     * Forwards a request for the public name {@code model}; {@code arrivedNanos}: {@link System#nanoTime()}
+     * when the request reached the gateway.
+     */
+    public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
+            String requestIdHeader, String weaveCallId, long arrivedNanos) {
+        String projectId = project.toString();
+        ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
+        String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
+                : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
+        boolean stream = body.path("stream").asBoolean(false);
+        Tally tally = new Tally();
+        Instant started = Instant.now();
+        return router.forward(body, model, aliases.backend(model), base, tally)
+                .map(reply -> {
+                    long beforeFirstByte = System.nanoTime() - arrivedNanos - tally.waited.get();
+                    StreamedBody.FinishListener finish = (failure, cancelled) -> {
+                        permit.release();
+                        policy.charge(projectId, tally.prompt.get() + tally.completion.get());
+                        overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
+                        boolean failed = failure != null || reply.status() != 200 || tally.failed.get();
+                        String status = failed ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
+                        Instant ended = Instant.now();
+                        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
+                                projectId, user, model, tally.prompt.get(), tally.completion.get(),
+                                Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId,
+                                tally.id, UsageRecord.withinLimit(body), UsageRecord.withinLimit(tally.answer(model)),
+                                failed ? errorOf(failure, reply) : null));
+                    };
+                    if (reply.isStreamed()) {
+                        return reply.withStream(reply.stream().whenFinished(finish)).withOverhead(beforeFirstByte);
+                    }
+                    finish.finished(null, false);
+                    return reply.withOverhead(beforeFirstByte);
+                })
+                .onFailure().invoke(permit::release);
+    }
+
+    private static String errorOf(Throwable failure, UpstreamReply reply) {
+        if (failure != null) {
+            return String.valueOf(failure.getMessage());
+        }
+        return reply.status() != 200 ? "the upstream answered " + reply.status() : "the upstream's answer reported an error";
+    }
+
+    /**
+     * What the upstream answered: a non-streamed completion as the client got it (the model renamed to ours); of a
+     * stream, whose chunks are relayed without being read, its id and usage.
+     */
+    private static final class Tally implements UpstreamRouter.UsageSink {
+        private volatile String id;
+        private volatile JsonNode answered;
+        private final AtomicLong prompt = new AtomicLong();
+        private final AtomicLong completion = new AtomicLong();
+        private final AtomicBoolean failed = new AtomicBoolean();
+        private final AtomicLong waited = new AtomicLong();
+        private final AtomicLong relayed = new AtomicLong();
+
+        @Override
+        public void count(JsonNode completionOrUsageChunk) {
+            JsonNode usage = completionOrUsageChunk.path("usage");
+            prompt.set(usage.path("prompt_tokens").asLong(0));
+            completion.set(usage.path("completion_tokens").asLong(0));
+            id = completionOrUsageChunk.path("id").isTextual() ? completionOrUsageChunk.get("id").textValue() : null;
+            answered = completionOrUsageChunk.path("choices").isEmpty() ? null : completionOrUsageChunk;
+        }
+
+        JsonNode answer(String model) {
+            if (answered != null) {
+                // the router renamed its model to ours after counting it
+                return answered;
+            }
+            if (id == null) {
+                return null;
+            }
+            ObjectNode streamed = JsonNodeFactory.instance.objectNode().put("id", id).put("object", "chat.completion")
+                    .put("model", model);
+            streamed.putObject("usage").put("prompt_tokens", prompt.get()).put("completion_tokens", completion.get())
+                    .put("total_tokens", prompt.get() + completion.get());
+            return streamed;
+        }
+
+        @Override
+        public void failed() {
+            failed.set(true);
+        }
+
+        @Override
+        public void waited(long nanos) {
+            waited.addAndGet(nanos);
+        }
+
+        @Override
+        public void relayed(long nanos) {
+            relayed.addAndGet(nanos);
+        }
+    }
+}
