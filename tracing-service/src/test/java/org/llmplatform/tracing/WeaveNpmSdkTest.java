@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,12 +13,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -35,7 +31,6 @@ import org.llmplatform.testing.PlatformTestResources;
 @QuarkusTestResource(PlatformTestResources.class)
 class WeaveNpmSdkTest {
 
-    private static final Path HARNESS = Path.of("src", "test", "node");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern OBJECT_REF = Pattern.compile("weave:///([^/]+/[^/]+)/(?:op|object)/([^:]+):(\\w+)");
 
@@ -44,8 +39,7 @@ class WeaveNpmSdkTest {
 
     @Test
     void theWeaveSdkTracesPublishesAndReadsBackWhatTheRestApiServes() throws Exception {
-        assumeTrue(Files.isDirectory(HARNESS.resolve("node_modules").resolve("weave")),
-                "run npm ci --prefix " + HARNESS + " to enable the Weave SDK check");
+        WeaveSdkScripts.assumeInstalled();
         TraceClient client = new TraceClient("weave-sdk");
         Map<String, Object> result = runSdk(client);
 
@@ -89,25 +83,9 @@ class WeaveNpmSdkTest {
     }
 
     private Map<String, Object> runSdk(TraceClient client) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder("node", "weave-check.mjs", client.project).directory(HARNESS.toFile())
-                .redirectErrorStream(true);
-        String url = base.toString();
-        builder.environment().put("WF_TRACE_SERVER_URL", url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
-        builder.environment().put("WANDB_API_KEY", client.key);
-        builder.environment().put("WEAVE_PRINT_CALL_LINK", "false");
-        builder.environment().put("HOME", Files.createTempDirectory("weave-home").toString());
-        Process node = builder.start();
-        boolean finished = node.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) {
-            node.destroyForcibly();
-        }
-        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(finished, "the Weave SDK check did not finish within 120 s:\n" + output);
-        assertEquals(0, node.exitValue(), output);
-        String resultLine = output.lines().filter(line -> line.startsWith("RESULT ")).findFirst()
-                .orElseThrow(() -> new AssertionError("no RESULT line:\n" + output));
-        return JSON.readValue(resultLine.substring("RESULT ".length()), new TypeReference<>() {
-        });
+        return JSON.readValue(WeaveSdkScripts.result(WeaveSdkScripts.run("weave-check.mjs", base, client)),
+                new TypeReference<>() {
+                });
     }
 
     private static Map<String, Object> readObject(TraceClient client, String ref) {

@@ -3,23 +3,19 @@ package org.llmplatform.tracing.evals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.tracing.TraceClient;
+import org.llmplatform.tracing.WeaveSdkScripts;
 
 /**
  * An evaluation the Weave TypeScript SDK logs ({@code src/test/node/weave-eval.mjs}) and one logged through the v2
@@ -31,15 +27,13 @@ import org.llmplatform.tracing.TraceClient;
 @SuppressWarnings("unchecked")
 class EvalResultsSdkTest {
 
-    private static final Path HARNESS = Path.of("src", "test", "node");
 
     @TestHTTPResource("/")
     URL base;
 
     @Test
     void anSdkEvaluationAndAV2EvaluationReadTheSameWay() throws Exception {
-        assumeTrue(Files.isDirectory(HARNESS.resolve("node_modules").resolve("weave")),
-                "run npm ci --prefix " + HARNESS + " to enable the Weave SDK check");
+        WeaveSdkScripts.assumeInstalled();
         TraceClient client = new TraceClient("evals-sdk");
         runSdkEvaluation(client);
         String v2 = "/v2/" + client.project;
@@ -144,21 +138,6 @@ class EvalResultsSdkTest {
     }
 
     private void runSdkEvaluation(TraceClient client) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder("node", "weave-eval.mjs", client.project).directory(HARNESS.toFile())
-                .redirectErrorStream(true);
-        String url = base.toString();
-        builder.environment().put("WF_TRACE_SERVER_URL", url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
-        builder.environment().put("WANDB_API_KEY", client.key);
-        builder.environment().put("WEAVE_PRINT_CALL_LINK", "false");
-        builder.environment().put("HOME", Files.createTempDirectory("weave-home").toString());
-        Process node = builder.start();
-        boolean finished = node.waitFor(120, TimeUnit.SECONDS);
-        if (!finished) {
-            node.destroyForcibly();
-        }
-        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(finished, "the SDK evaluation did not finish within 120 s:\n" + output);
-        assertEquals(0, node.exitValue(), output);
-        assertTrue(output.lines().anyMatch(line -> line.startsWith("RESULT ")), output);
+        WeaveSdkScripts.result(WeaveSdkScripts.run("weave-eval.mjs", base, client));
     }
 }
