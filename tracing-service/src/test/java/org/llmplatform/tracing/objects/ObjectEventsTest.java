@@ -42,18 +42,7 @@ class ObjectEventsTest {
         String nextDigest = client.post("/obj/create", Map.of("obj", changed)).statusCode(200).extract().path("digest");
         String key = client.project + "/prompt";
 
-        List<JsonNode> events = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = consumer()) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ARTIFACT_EVENTS).stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-                collect(consumer, key, events, Duration.ofMillis(200));
-                return events.size() >= 4;
-            });
-            collect(consumer, key, events, Duration.ofSeconds(2));
-        }
+        List<JsonNode> events = eventsOf(key, 4);
         assertEquals(List.of("CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS", "CREATE_ARTIFACT", "ADD_ARTIFACT_ALIAS"), events.stream().map(e -> e.get("event_type").asText()).toList());
         JsonNode created = events.get(0);
         assertEquals("prompt", created.get("collection").asText());
@@ -82,18 +71,7 @@ class ObjectEventsTest {
         setAliases(client, second, List.of("staging")).statusCode(200);
         String key = client.project + "/model";
 
-        List<JsonNode> events = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = consumer()) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ARTIFACT_EVENTS).stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-                collect(consumer, key, events, Duration.ofMillis(200));
-                return events.size() >= 7;
-            });
-            collect(consumer, key, events, Duration.ofSeconds(2));
-        }
+        List<JsonNode> events = eventsOf(key, 7);
         List<JsonNode> aliased = events.subList(4, events.size());
         assertEquals(List.of("ADD_ARTIFACT_ALIAS", "ADD_ARTIFACT_ALIAS", "ADD_ARTIFACT_ALIAS"),
                 aliased.stream().map(e -> e.get("event_type").asText()).toList());
@@ -106,6 +84,23 @@ class ObjectEventsTest {
         assertEquals(client.user, moved.get("entity").asText());
         assertEquals(client.user, moved.get("author").asText());
         assertEquals("object", moved.get("metadata").get("artifact_type").asText());
+    }
+
+    /** The artifact events keyed {@code key} from the topic's start, once at least {@code expected} arrived. */
+    private List<JsonNode> eventsOf(String key, int expected) throws Exception {
+        List<JsonNode> events = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = consumer()) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ARTIFACT_EVENTS).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                collect(consumer, key, events, Duration.ofMillis(200));
+                return events.size() >= expected;
+            });
+            collect(consumer, key, events, Duration.ofSeconds(2));
+        }
+        return events;
     }
 
     private static io.restassured.response.ValidatableResponse setAliases(TraceClient client, String digest, List<String> aliases) {
