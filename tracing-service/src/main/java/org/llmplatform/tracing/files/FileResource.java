@@ -30,6 +30,18 @@ public class FileResource {
     public record FileContentReq(String projectId, String digest) {
     }
 
+    /** {@code FilesStatsReq}. */
+    @StrictRequest
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FilesStatsReq(String projectId) {
+    }
+
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FilesStatsRes(long totalSizeBytes) {
+    }
+
     private final FileService files;
 
     public FileResource(FileService files) {
@@ -72,5 +84,17 @@ public class FileResource {
     @Produces(MediaType.APPLICATION_OCTET_STREAM)
     public Multi<byte[]> contentAlias(FileContentReq request) {
         return content(request);
+    }
+
+    @POST
+    @Path("files/query_stats")
+    @BodyChecks(projectIds = "project_id")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<FilesStatsRes> queryStats(FilesStatsReq request) {
+        if (request == null) {
+            throw ApiException.missingField("project_id");
+        }
+        return files.totalSize(request.projectId()).map(FilesStatsRes::new);
     }
 }

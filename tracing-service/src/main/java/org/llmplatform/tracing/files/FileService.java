@@ -85,4 +85,9 @@ public class FileService {
             throw ApiException.invalidField("missing", List.of("body", field), "Field required", null);
         }
     }
+
+    /** {@code files/query_stats}: the bytes of the project's files (docs/tracing-service.md#files). */
+    public Uni<Long> totalSize(String projectId) {
+        return store.totalSize(caller.requireProject(projectId).toString());
+    }
 }

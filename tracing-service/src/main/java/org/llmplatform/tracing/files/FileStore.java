@@ -37,6 +37,13 @@ public class FileStore {
                 .map(FileStore::first);
     }
 
+    /** The bytes of the project's files, each digest once (0 without files). */
+    public Uni<Long> totalSize(String projectId) {
+        return pool.preparedQuery("SELECT coalesce(sum(size_bytes), 0)::bigint AS total FROM tracing.files WHERE project_id = $1")
+                .execute(Tuple.of(projectId))
+                .map(rows -> rows.iterator().next().getLong("total"));
+    }
+
     private static Optional<FileRow> first(RowSet<Row> rows) {
         if (!rows.iterator().hasNext()) {
             return Optional.empty();

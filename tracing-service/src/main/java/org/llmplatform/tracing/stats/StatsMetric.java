@@ -8,17 +8,18 @@ import org.llmplatform.tracing.stats.CallStatsResource.MetricSpec;
 /**
  * One requested metric with its aggregations and percentiles, and the output columns they make, named as the reference
  * names them: {@code sum_<metric>}, {@code avg_…}, {@code min_…}, {@code max_…}, {@code count_…}, {@code count_true_…},
- * {@code count_false_…} and {@code p<percentile>_<metric>}.
+ * {@code count_false_…} and {@code p<percentile>_<metric>}. The metric's values are {@code m_<metric>}; sums, minimums
+ * and maximums of {@code decimal} values are numbers with a fraction (the reference's Float64), else integers.
  */
-record StatsMetric(String name, List<String> aggregations, List<Double> percentiles) {
+public record StatsMetric(String name, List<String> aggregations, List<Double> percentiles, boolean decimal) {
 
     static final List<String> USAGE_METRICS = List.of("input_tokens", "output_tokens", "total_tokens",
             "cache_read_input_tokens", "cache_creation_input_tokens", "input_cost", "output_cost", "total_cost");
     static final List<String> CALL_METRICS = List.of("latency_ms", "call_count", "error_count");
-    static final List<String> AGGREGATIONS = List.of("sum", "avg", "min", "max", "count", "count_true", "count_false");
+    public static final List<String> AGGREGATIONS = List.of("sum", "avg", "min", "max", "count", "count_true", "count_false");
 
     /** One output column: its name, its aggregate over {@code m_<metric>}, and whether an empty bucket shows 0 (else null). */
-    record Column(String alias, String aggregateSql, boolean zeroWhenEmpty) {
+    public record Column(String alias, String aggregateSql, boolean zeroWhenEmpty) {
     }
 
     /** The specs of one list of the request, checked; a spec without aggregations nor percentiles sums. */
@@ -51,15 +52,15 @@ record StatsMetric(String name, List<String> aggregations, List<Double> percenti
                 }
             }
             metrics.add(new StatsMetric(spec.metric(), aggregations.isEmpty() && percentiles.isEmpty() ? List.of("sum")
-                    : aggregations, percentiles));
+                    : aggregations, percentiles, USAGE_METRICS.contains(spec.metric())));
         }
         return metrics;
     }
 
     /** The aggregates of this metric, aggregations first, then percentiles, in the request's order. */
-    List<Column> columns() {
+    public List<Column> columns() {
         String value = "m_" + name;
-        String whole = USAGE_METRICS.contains(name) ? "::float8" : "::bigint";
+        String whole = decimal ? "::float8" : "::bigint";
         List<Column> columns = new ArrayList<>();
         for (String aggregation : aggregations) {
             columns.add(switch (aggregation) {
@@ -83,11 +84,11 @@ record StatsMetric(String name, List<String> aggregations, List<Double> percenti
     }
 
     /** As Python prints the percentile: {@code 50} for 50.0, {@code 99.9} otherwise. */
-    static String percentileLabel(double percentile) {
+    public static String percentileLabel(double percentile) {
         return percentile == Math.rint(percentile) ? Long.toString((long) percentile) : Double.toString(percentile);
     }
 
-    private static String quotedChoices(List<String> choices) {
+    public static String quotedChoices(List<String> choices) {
         List<String> quoted = choices.stream().map(choice -> "'" + choice + "'").toList();
         return String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.get(quoted.size() - 1);
     }

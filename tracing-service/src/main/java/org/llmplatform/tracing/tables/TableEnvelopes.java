@@ -26,6 +26,17 @@ final class TableEnvelopes {
     record TableSchemaForInsert(String projectId, List<JsonNode> rows) {
     }
 
+    /** {@code TableCreateFromDigestsReq}: a table of rows already stored, by digest. */
+    @StrictRequest
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record TableCreateFromDigestsReq(String projectId, List<String> rowDigests, String expectedDigest) {
+    }
+
+    @RegisterForReflection
+    record TableCreateFromDigestsRes(String digest) {
+    }
+
     @StrictRequest
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -16,6 +16,8 @@ import org.llmplatform.support.body.BodyChecks.Limit;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.http.JsonLinesBody;
+import org.llmplatform.tracing.tables.TableEnvelopes.TableCreateFromDigestsReq;
+import org.llmplatform.tracing.tables.TableEnvelopes.TableCreateFromDigestsRes;
 import org.llmplatform.tracing.tables.TableEnvelopes.TableCreateReq;
 import org.llmplatform.tracing.tables.TableEnvelopes.TableQueryReq;
 import org.llmplatform.tracing.tables.TableEnvelopes.TableQueryRes;
@@ -27,7 +29,7 @@ import org.llmplatform.tracing.tables.TableEnvelopes.TableUpdateReq;
 import org.llmplatform.tracing.tables.TableService.TableCreated;
 import org.llmplatform.tracing.tables.TableService.TableUpdated;
 
-/** {@code /table/create|update|query|query_stream|query_stats|query_stats_batch}. */
+/** {@code /table/create|create_from_digests|update|query|query_stream|query_stats|query_stats_batch}. */
 @Path("/table")
 @Consumes(MediaType.APPLICATION_JSON)
 public class TableResource {
@@ -47,6 +49,18 @@ public class TableResource {
             throw ApiException.missingField("table");
         }
         return tables.create(request.table().projectId(), request.table().rows());
+    }
+
+    @POST
+    @Path("create_from_digests")
+    @BodyChecks(projectIds = "project_id", limits = {
+            @Limit(field = "row_digests[]", max = FieldLimits.DIGEST),
+            @Limit(field = "expected_digest", max = FieldLimits.DIGEST)})
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<TableCreateFromDigestsRes> createFromDigests(TableCreateFromDigestsReq request) {
+        required(request);
+        return tables.createFromDigests(request.projectId(), request.rowDigests(), request.expectedDigest())
+                .map(TableCreateFromDigestsRes::new);
     }
 
     @POST

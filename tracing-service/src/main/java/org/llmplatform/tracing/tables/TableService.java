@@ -92,6 +92,29 @@ public class TableService {
                 });
     }
 
+    /**
+     * {@code table/create_from_digests}: the table of the given row digests, as the reference makes it, without checking
+     * that the rows exist; an {@code expected_digest} other than the table's is a 409 and nothing is stored.
+     */
+    public Uni<String> createFromDigests(String projectId, List<String> rowDigests, String expectedDigest) {
+        String project = caller.requireProject(projectId).toString();
+        if (rowDigests == null) {
+            throw ApiException.invalidField("missing", List.of("body", "row_digests"), "Field required", null);
+        }
+        for (int i = 0; i < rowDigests.size(); i++) {
+            if (rowDigests.get(i) == null) {
+                throw ApiException.invalidField("string_type", List.of("body", "row_digests", i), "Input should be a valid string",
+                        null);
+            }
+        }
+        String tableDigest = Digests.tableDigest(rowDigests);
+        if (expectedDigest != null && !expectedDigest.equals(tableDigest)) {
+            throw ApiException.conflict("Client table (" + rowDigests.size() + " rows) digest " + expectedDigest
+                    + " != server digest " + tableDigest);
+        }
+        return store.insert(project, tableDigest, rowDigests, List.of(), List.of()).replaceWith(tableDigest);
+    }
+
     public Uni<TableUpdated> update(String projectId, String baseDigest, List<TableEdit> edits) {
         String project = caller.requireProject(projectId).toString();
         if (baseDigest == null) {

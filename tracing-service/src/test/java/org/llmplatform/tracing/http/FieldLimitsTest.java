@@ -97,7 +97,19 @@ class FieldLimitsTest {
                 new Limit("/refs/read_batch", "{\"refs\": [\"$V\"]}", List.of("body", "refs", 0), ref, "weave:///$P/object/o:"),
                 new Limit("/threads/stream_query", "{\"project_id\": \"$P\", \"filter\": {\"thread_ids\": [\"$V\"]}}",
                         List.of("body", "filter", "thread_ids", 0), id),
-                new Limit("/file/content", "{\"project_id\": \"$P\", \"digest\": \"$V\"}", List.of("body", "digest"), digest));
+                new Limit("/file/content", "{\"project_id\": \"$P\", \"digest\": \"$V\"}", List.of("body", "digest"), digest),
+                new Limit("/feedback/stats", "{\"project_id\": \"$P\", \"start\": \"2025-01-01T00:00:00Z\", \"trigger_ref\": \"$V\"}",
+                        List.of("body", "trigger_ref"), ref, "weave:///$P/object/monitor:"),
+                new Limit("/feedback/payload_schema", "{\"project_id\": \"$P\", \"start\": \"2025-01-01T00:00:00Z\","
+                        + " \"trigger_ref\": \"$V\"}", List.of("body", "trigger_ref"), ref, "weave:///$P/object/monitor:"),
+                new Limit("/feedback/aggregate", "{\"project_id\": \"$P\", \"after_ms\": 0, \"before_ms\": 1,"
+                        + " \"monitor_ids\": [\"$V\"]}", List.of("body", "monitor_ids", 0), name),
+                new Limit("/feedback/aggregate", "{\"project_id\": \"$P\", \"after_ms\": 0, \"before_ms\": 1,"
+                        + " \"scorer_ids\": [\"s\", \"$V\"]}", List.of("body", "scorer_ids", 1), name),
+                new Limit("/table/create_from_digests", "{\"project_id\": \"$P\", \"row_digests\": [\"$V\"]}",
+                        List.of("body", "row_digests", 0), digest),
+                new Limit("/table/create_from_digests", "{\"project_id\": \"$P\", \"row_digests\": [],"
+                        + " \"expected_digest\": \"$V\"}", List.of("body", "expected_digest"), digest));
     }
 
     @ParameterizedTest(name = "{0}")
