@@ -35,8 +35,9 @@ record FeedbackAggregateQuery(String projectId, FeedbackAggregateReq request) {
         return new FeedbackAggregateQuery(projectId, request);
     }
 
+    /** The dimensions, each once (a group is a map of them). */
     List<String> groupBy() {
-        return orEmpty(request.groupBy());
+        return orEmpty(request.groupBy()).stream().distinct().toList();
     }
 
     boolean bucketed() {
@@ -45,7 +46,7 @@ record FeedbackAggregateQuery(String projectId, FeedbackAggregateReq request) {
 
     /**
      * {@code bucket} (epoch seconds of the bucket's start, buckets from the epoch), the dimensions, {@code total_count};
-     * grouped by those, ordered by bucket (bucketed) or by the dimensions; no grouping at all is one row, even of none.
+     * grouped and ordered by those; no grouping at all is one row, even of none.
      */
     SqlStatement sql() {
         SqlParams params = new SqlParams();
@@ -64,8 +65,8 @@ record FeedbackAggregateQuery(String projectId, FeedbackAggregateReq request) {
         select.add("count(*) AS total_count");
         String sql = "SELECT " + String.join(", ", select) + " FROM tracing.feedback f WHERE " + whereSql(params);
         if (!keys.isEmpty()) {
-            sql += " GROUP BY " + String.join(", ", keys) + " ORDER BY "
-                    + (bucketed() ? "bucket" : String.join(", ", groupBy()));
+            // The reference orders by bucket alone when bucketed; the groups within a bucket follow in byte order here.
+            sql += " GROUP BY " + String.join(", ", keys) + " ORDER BY " + String.join(", ", keys);
         }
         return new SqlStatement(sql, params.values());
     }

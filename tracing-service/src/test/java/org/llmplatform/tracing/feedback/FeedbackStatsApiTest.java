@@ -229,6 +229,14 @@ class FeedbackStatsApiTest {
                 Map.of("scorer_id", "other", "span_status_code", "UNSET")),
                 byScorer.stream().map(bucket -> bucket.get("group")).toList());
         assertEquals(List.of(1, 3, 1), byScorer.stream().map(bucket -> bucket.get("total_count")).toList());
+        List<Map<String, Object>> hourlyByScorer = buckets(aggregate(Map.of("time_bucket_seconds", 3600,
+                "group_by", List.of("scorer_id", "scorer_id"))));
+        assertEquals(List.of(List.of(millis(START), Map.of("scorer_id", "my_scorer"), 2),
+                List.of(millis("2025-03-09T07:00:00Z"), Map.of("scorer_id", ""), 1),
+                List.of(millis("2025-03-09T07:00:00Z"), Map.of("scorer_id", "my_scorer"), 1),
+                List.of(millis("2025-03-09T07:00:00Z"), Map.of("scorer_id", "other"), 1)),
+                hourlyByScorer.stream().map(bucket -> List.of(((Number) bucket.get("time_bucket_start_ms")).longValue(),
+                        bucket.get("group"), bucket.get("total_count"))).toList());
     }
 
     @Test
