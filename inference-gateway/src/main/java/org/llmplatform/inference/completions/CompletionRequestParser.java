@@ -24,10 +24,12 @@ public final class CompletionRequestParser {
     }
 
     public static CompletionRequest parse(JsonNode json) {
-        if (!(json instanceof ObjectNode body)) {
-            return new CompletionRequest(List.of(), ChatRequestParser.parse(json), null, false, false, false);
-        }
         BodyReader in = new BodyReader();
+        if (!(json instanceof ObjectNode body)) {
+            in.issue("dict_type", List.of("body"), "Input should be a valid dictionary",
+                    json == null ? null : BodyReader.raw(json));
+            throw ApiException.invalid(in.issues());
+        }
         JsonNode prompt = BodyReader.present(body, "prompt");
         boolean echo = orFalse(in.bool(BodyReader.present(body, "echo"), BodyReader.loc("echo")));
         Integer logprobs = in.integer(BodyReader.present(body, "logprobs"), BodyReader.loc("logprobs"));

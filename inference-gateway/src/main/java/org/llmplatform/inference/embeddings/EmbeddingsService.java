@@ -13,6 +13,7 @@ import org.llmplatform.inference.chat.ChatAnswer;
 import org.llmplatform.inference.upstream.UpstreamApi;
 import org.llmplatform.inference.upstream.UpstreamCompletionService;
 import org.llmplatform.model.auth.Principal;
+import org.llmplatform.support.error.ApiException;
 
 /** {@code POST /v1/embeddings}: admits the request, then relays it to its model's upstream or embeds on the engine. */
 @ApplicationScoped
@@ -40,8 +41,9 @@ public class EmbeddingsService {
                                 call.project(), call.user(), call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
                         .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
             }
+            // a refusal (404, 400) comes before the slot is taken; what fails after it is recorded as an error
             return engine.embed(call)
-                    .onFailure().invoke(refusal -> admission.refusedLater(call, refusal))
+                    .onFailure(ApiException.class).invoke(refusal -> admission.refusedLater(call, refusal))
                     .map(embeddings -> ChatAnswer.generated(serialise(embeddings), call.responseRequestId()));
         } catch (RuntimeException refusal) {
             admission.refusedLater(call, refusal);

@@ -233,6 +233,8 @@ class CompletionsTest {
                 .body("error.message", equalTo("Token id 9999 is out of vocabulary"));
         complete("\"prompt\":\"x\",\"temperature\":-1").then().statusCode(400).body("error.param", equalTo("temperature"));
         complete("\"prompt\":\"x\",\"stream_options\":{\"include_usage\":true}").then().statusCode(422);
+        caller.request().body("[\"Once upon a time\"]").post("/v1/completions").then().statusCode(422)
+                .body("detail[0].type", equalTo("dict_type"));
         caller.request().body("{\"model\":\"no-such-model\",\"prompt\":\"x\"}").post("/v1/completions").then()
                 .statusCode(404).body("error.code", equalTo("model_not_found"));
     }

@@ -123,6 +123,8 @@ class EmbeddingsTest {
         embed("\"encoding_format\":\"float\"").then().statusCode(422).body("error.param", equalTo("input"));
         embed("\"input\":[]").then().statusCode(400).body("error.param", equalTo("input"));
         embed("\"input\":[1,2,9999]").then().statusCode(400).body("error.param", equalTo("input"));
+        caller.request().body("\"x\"").post("/v1/embeddings").then().statusCode(422)
+                .body("detail[0].type", equalTo("dict_type"));
         caller.request().body("{\"model\":\"no-such-model\",\"input\":\"x\"}").post("/v1/embeddings").then()
                 .statusCode(404).body("error.code", equalTo("model_not_found"));
     }
