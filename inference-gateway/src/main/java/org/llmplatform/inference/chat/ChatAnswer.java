@@ -7,8 +7,9 @@ import org.llmplatform.inference.upstream.GatewayOverhead;
 import org.llmplatform.inference.upstream.UpstreamReply;
 
 /**
- * What a chat completion request (or a legacy completion, an embeddings request) is answered with, for either transport to write: the status, the body (a complete
- * JSON text or a {@link StreamedBody} of SSE events) and the headers that go with it.
+ * What a chat completion request (or a legacy completion, an embeddings request) is answered with, for either
+ * transport to write: the status, the body (a complete JSON text or a {@link StreamedBody} of SSE events) and the
+ * headers that go with it.
  */
 public record ChatAnswer(int status, Object body, String requestId, String overheadMillis) {
 
