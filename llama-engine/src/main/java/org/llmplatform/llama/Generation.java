@@ -15,7 +15,7 @@ import java.util.stream.IntStream;
  */
 public final class Generation {
 
-    private static final float LOGPROB_FLOOR = -9999f;
+    static final float LOGPROB_FLOOR = -9999f;
 
     private final InferenceSession session;
     private final Tokenizer tokenizer;
@@ -90,7 +90,7 @@ public final class Generation {
         lastToken = token;
         String delta = release(token);
         return new GeneratedToken(token, delta, logprobs == null ? 0f : Math.max(LOGPROB_FLOOR, logprobs[token]),
-                logprobs == null ? List.of() : top(logprobs));
+                logprobs == null ? List.of() : top(logprobs, params.topLogprobs()));
     }
 
     private float[] advance() {
@@ -202,18 +202,18 @@ public final class Generation {
         return delta;
     }
 
-    private List<TokenLogprob> top(float[] logprobs) {
-        if (params.topLogprobs() <= 0) {
+    static List<TokenLogprob> top(float[] logprobs, int count) {
+        if (count <= 0) {
             return List.of();
         }
         return IntStream.range(0, logprobs.length).boxed()
                 .sorted(Comparator.comparingDouble((Integer i) -> logprobs[i]).reversed())
-                .limit(params.topLogprobs())
+                .limit(count)
                 .map(i -> new TokenLogprob(i, Math.max(LOGPROB_FLOOR, logprobs[i])))
                 .toList();
     }
 
-    private static float[] logSoftmax(float[] logits) {
+    static float[] logSoftmax(float[] logits) {
         float max = logits[Sampler.argmax(logits)];
         double sum = 0;
         for (float logit : logits) {

@@ -60,6 +60,17 @@ public final class InferenceSession {
     }
 
     /**
+     * Runs {@code token} at position {@code pos} and returns a new array with its final hidden state: the residual
+     * stream after the last RMSNorm, the vector the classifier would turn into logits (llama.cpp's embedding).
+     */
+    public float[] hiddenState(int token, int pos) {
+        prefill(token, pos);
+        float[] state = new float[c.dim()];
+        rmsNorm(state, x, model.finalNorm, 0, c.dim());
+        return state;
+    }
+
+    /**
      * Runs {@code token} at position {@code pos} into the KV cache without the logits: a prompt token that is
      * not the last one needs no next-token distribution, and the classifier (vocabulary × dim) is the largest
      * single matrix of a small model.

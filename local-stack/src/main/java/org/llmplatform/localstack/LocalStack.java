@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -146,6 +147,9 @@ public final class LocalStack {
             environment.put("QUARKUS_TLS_KEY_STORE_P12_PATH", consoleKeyStore.toString());
             environment.put("QUARKUS_TLS_KEY_STORE_P12_PASSWORD", LocalhostKeyStore.PASSWORD);
         }
+        if (service == PlatformService.INFERENCE) {
+            options.upstreams().forEach(upstream -> upstream.environment(environment));
+        }
         if (service == PlatformService.AUTOMATION) {
             environment.put("AUTOMATION_SECRETS_ACTIVE_KEY_ID", "local");
             environment.put("AUTOMATION_SECRETS_KEYS_LOCAL", automationEncryptionKey);
@@ -166,6 +170,14 @@ public final class LocalStack {
      * trainer. Model ids keep their case only as system properties (environment variable names lose it).
      */
     private List<String> systemProperties(PlatformService service) {
+        List<String> properties = new ArrayList<>(modelProperties(service));
+        if (service == PlatformService.INFERENCE) {
+            options.upstreams().forEach(upstream -> properties.addAll(upstream.gatewayProperties()));
+        }
+        return properties;
+    }
+
+    private List<String> modelProperties(PlatformService service) {
         if (options.modelId().isEmpty()) {
             return List.of();
         }
@@ -209,6 +221,7 @@ public final class LocalStack {
         summary.append(String.format("  %-20s %s%n", "model", options.modelId()
                 .map(id -> id + " from " + options.model().get() + ", served by the gateway's engine, trained by the embedded trainer")
                 .orElse("none (--no-model)")));
+        options.upstreams().forEach(upstream -> summary.append(String.format("  %-20s %s%n", "upstream", upstream.describe())));
         summary.append("\nDevelopment API key (user '").append(DevCredentials.DEV_USER).append("'): ").append(devKey)
                 .append("\n  also in ").append(options.dataDirectory().resolve("dev-api-key"))
                 .append("\n  use it as 'Authorization: Bearer <key>'.\n\n");

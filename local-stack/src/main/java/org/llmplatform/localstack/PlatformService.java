@@ -29,6 +29,11 @@ enum PlatformService {
         return defaultPort;
     }
 
+    /** The launcher's option naming this service's port, e.g. {@code --inference-port}. */
+    String portOption() {
+        return portOption;
+    }
+
     static Optional<PlatformService> forPortOption(String option) {
         return Arrays.stream(values()).filter(service -> service.portOption.equals(option)).findFirst();
     }

@@ -3,12 +3,15 @@ package org.llmplatform.localstack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** The command line of the local stack. */
 record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts,
-        int consoleHttpsPort, Optional<Path> model, Optional<Path> tokenizer, BlobBackend blobStore, int s3Port) {
+        int consoleHttpsPort, Optional<Path> model, Optional<Path> tokenizer, BlobBackend blobStore, int s3Port,
+        List<UpstreamOption> upstreams) {
 
     /** Where the services keep blobs: files in the data folder, or a bucket of an S3 server (S3Proxy) started beside them. */
     enum BlobBackend {
@@ -37,6 +40,11 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                                      data folder (default), or a bucket of an S3 server (S3Proxy) started
                                      beside PostgreSQL and Kafka, as clusters keep them
               --s3-port N            the S3 server's port with --blob-store s3 (default 19000)
+              --upstream ID=URL[,model=NAME][,key-env=VAR]
+                                     serve model ID from an OpenAI-compatible server (Ollama, vLLM, a
+                                     hosted API) at URL (its base URL with /v1), asking it for NAME
+                                     (default ID) with the key in environment variable VAR; repeatable.
+                                     e.g. --upstream ollama=http://localhost:11434/v1,model=llama3.2
             """;
 
     /** The model the repository ships (models/README.md), served when no other is named. */
@@ -44,6 +52,11 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
     static final String DEFAULT_TOKENIZER = "models/tok512.bin";
 
     static StackOptions parse(String[] args, Path home) {
+        return parse(args, home, System::getenv);
+    }
+
+    /** {@code environment}: where an upstream's {@code key-env} variable is read (null: unset). */
+    static StackOptions parse(String[] args, Path home, UnaryOperator<String> environment) {
         Path dataDirectory = home.resolve(".local-data");
         boolean wipe = false;
         int postgresPort = 15432;
@@ -54,6 +67,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         boolean noModel = false;
         BlobBackend blobStore = BlobBackend.FILES;
         int s3Port = 19000;
+        Map<String, UpstreamOption> upstreams = new LinkedHashMap<>();
         Map<PlatformService, Integer> servicePorts = new LinkedHashMap<>();
         for (PlatformService service : PlatformService.values()) {
             servicePorts.put(service, service.defaultPort());
@@ -71,6 +85,12 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 case "--no-model" -> noModel = true;
                 case "--blob-store" -> blobStore = blobBackend(value(args, ++i, option));
                 case "--s3-port" -> s3Port = port(args, ++i, option);
+                case "--upstream" -> {
+                    UpstreamOption upstream = UpstreamOption.parse(value(args, ++i, option), environment);
+                    if (upstreams.putIfAbsent(upstream.id(), upstream) != null) {
+                        throw new UsageException("--upstream " + upstream.id() + " is named twice");
+                    }
+                }
                 case "--help", "-h" -> throw new UsageException("");
                 default -> {
                     PlatformService service = PlatformService.forPortOption(option)
@@ -89,12 +109,20 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
             model = Optional.of(shippedFile(home, DEFAULT_MODEL));
             tokenizer = Optional.of(shippedFile(home, DEFAULT_TOKENIZER));
         }
-        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, consoleHttpsPort, model, tokenizer, blobStore, s3Port);
+        if (model.isPresent() && upstreams.containsKey(modelId(model.get()))) {
+            throw new UsageException("--upstream " + modelId(model.get()) + " has the id of the engine's model: choose another");
+        }
+        return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, consoleHttpsPort, model, tokenizer,
+                blobStore, s3Port, List.copyOf(upstreams.values()));
     }
 
     /** The model's id in the gateway: its file name without extension ("stories260K.bin" → "stories260K"). */
     Optional<String> modelId() {
-        return model.map(path -> path.getFileName().toString().replaceFirst("\\.[^.]*$", ""));
+        return model.map(StackOptions::modelId);
+    }
+
+    private static String modelId(Path checkpoint) {
+        return checkpoint.getFileName().toString().replaceFirst("\\.[^.]*$", "");
     }
 
     private static BlobBackend blobBackend(String value) {

@@ -10,8 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,10 +60,11 @@ class ArtTrainingEndToEndTest {
     void startThePlatform(@TempDir Path data) throws Exception {
         Map<PlatformService, Integer> ports = new LinkedHashMap<>();
         for (PlatformService service : PlatformService.values()) {
-            ports.put(service, freePort());
+            ports.put(service, FreePorts.any());
         }
-        StackOptions options = new StackOptions(data, false, freePort(), freeKafkaPort(), ports, freePort(),
-                Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")), blobStore(), freePort());
+        StackOptions options = new StackOptions(data, false, FreePorts.any(), FreePorts.kafkaPair(), ports, FreePorts.any(),
+                Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")), blobStore(), FreePorts.any(),
+                List.of());
         stack = new LocalStack(options, Path.of("..").toAbsolutePath().normalize());
         key = stack.start();
     }
@@ -222,24 +221,5 @@ class ArtTrainingEndToEndTest {
                 .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(expectedStatus, response.statusCode(), () -> response.uri() + " answered " + response.body());
         return JSON.readTree(response.body());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** The broker's controller listens on the next port, so both must be free. */
-    private static int freeKafkaPort() throws IOException {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            int port = freePort();
-            try (ServerSocket controller = new ServerSocket(port + 1)) {
-                return port;
-            } catch (IOException taken) {
-                // try another pair
-            }
-        }
-        throw new IOException("no two adjacent free ports");
     }
 }

@@ -1,11 +1,15 @@
 package org.llmplatform.localstack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,5 +79,57 @@ class StackOptionsTest {
 
         assertEquals("models/stories260K.bin is missing from " + emptyCheckout + " (git checkout -- models restores it),"
                 + " or choose another model with --model/--tokenizer, or none with --no-model", refused.getMessage());
+    }
+
+    @Test
+    void anUpstreamIsServedUnderItsIdWithTheModelAndTheKeyVariableItNames() {
+        StackOptions options = StackOptions.parse(new String[] {"--upstream", "ollama=http://localhost:11434/v1,model=llama3.2",
+                "--upstream", "openai=https://api.openai.com/v1,model=gpt-4o-mini,key-env=OPENAI_API_KEY"}, REPOSITORY,
+                Map.of("OPENAI_API_KEY", "sk-test")::get);
+
+        assertEquals(List.of("ollama", "openai"), options.upstreams().stream().map(UpstreamOption::id).toList());
+        assertEquals(List.of("-Dgateway.upstreams.\"ollama\".url=http://localhost:11434/v1",
+                "-Dgateway.upstreams.\"ollama\".model=llama3.2"), options.upstreams().get(0).gatewayProperties());
+        // the key stays in the environment: the property names its variable
+        assertEquals(List.of("-Dgateway.upstreams.\"openai\".url=https://api.openai.com/v1",
+                "-Dgateway.upstreams.\"openai\".model=gpt-4o-mini", "-Dgateway.upstreams.\"openai\".api-key=${OPENAI_API_KEY}"),
+                options.upstreams().get(1).gatewayProperties());
+        Map<String, String> environment = new HashMap<>();
+        options.upstreams().forEach(upstream -> upstream.environment(environment));
+        assertEquals(Map.of("OPENAI_API_KEY", "sk-test"), environment);
+        assertFalse(options.upstreams().get(1).toString().contains("sk-test"));
+    }
+
+    @Test
+    void anUpstreamWithoutAModelIsAskedForItsId() {
+        UpstreamOption upstream = StackOptions.parse(new String[] {"--upstream", "llama3.2=http://localhost:11434/v1"},
+                REPOSITORY).upstreams().get(0);
+
+        assertEquals(List.of("-Dgateway.upstreams.\"llama3.2\".url=http://localhost:11434/v1"), upstream.gatewayProperties());
+    }
+
+    @Test
+    void aMalformedUpstreamIsRefusedSayingWhatItNeeds() {
+        assertEquals("--upstream ollama is ID=URL[,model=NAME][,key-env=VAR]", refusal("ollama"));
+        assertEquals("--upstream ollama=localhost:11434 needs the server's http(s) base URL with its /v1, e.g."
+                + " http://localhost:11434/v1, got 'localhost:11434'", refusal("ollama=localhost:11434"));
+        assertEquals("--upstream ollama=http://localhost:11434/v1,size=3 takes model=NAME and key-env=VAR (an environment"
+                + " variable's name) after the URL, got 'size=3'", refusal("ollama=http://localhost:11434/v1,size=3"));
+        assertEquals("--upstream openai=https://api.openai.com/v1,key-env=NO_SUCH_KEY_VARIABLE reads its key from"
+                + " NO_SUCH_KEY_VARIABLE, which is not set", refusal("openai=https://api.openai.com/v1,key-env=NO_SUCH_KEY_VARIABLE"));
+        assertEquals("--upstream a b=http://x/v1 needs an id of letters, digits, '.', '_', ':' or '-' before '=', got 'a b'",
+                refusal("a b=http://x/v1"));
+    }
+
+    @Test
+    void anUpstreamIsNamedOnceAndNotAfterTheEnginesModel() {
+        assertEquals("--upstream a is named twice", assertThrows(StackOptions.UsageException.class, () -> StackOptions.parse(
+                new String[] {"--upstream", "a=http://x/v1", "--upstream", "a=http://y/v1"}, REPOSITORY)).getMessage());
+        assertEquals("--upstream stories260K has the id of the engine's model: choose another", refusal("stories260K=http://x/v1"));
+    }
+
+    private static String refusal(String upstream) {
+        return assertThrows(StackOptions.UsageException.class,
+                () -> StackOptions.parse(new String[] {"--upstream", upstream}, REPOSITORY, name -> null)).getMessage();
     }
 }

@@ -7,16 +7,17 @@ import org.llmplatform.inference.upstream.GatewayOverhead;
 import org.llmplatform.inference.upstream.UpstreamReply;
 
 /**
- * What a chat completion request is answered with, for either transport to write: the status, the body (a complete
- * JSON text or a {@link StreamedBody} of SSE events) and the headers that go with it.
+ * What a chat completion request (or a legacy completion, an embeddings request) is answered with, for either
+ * transport to write: the status, the body (a complete JSON text or a {@link StreamedBody} of SSE events) and the
+ * headers that go with it.
  */
 public record ChatAnswer(int status, Object body, String requestId, String overheadMillis) {
 
-    static ChatAnswer relayed(UpstreamReply reply, String requestId) {
+    public static ChatAnswer relayed(UpstreamReply reply, String requestId) {
         return new ChatAnswer(reply.status(), reply.entity(), requestId, GatewayOverhead.millis(reply.overheadNanos()));
     }
 
-    static ChatAnswer generated(Object body, String requestId) {
+    public static ChatAnswer generated(Object body, String requestId) {
         return new ChatAnswer(200, body, requestId, null);
     }
 

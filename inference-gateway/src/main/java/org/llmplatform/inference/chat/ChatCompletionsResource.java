@@ -52,7 +52,8 @@ public class ChatCompletionsResource {
                 .map(ChatCompletionsResource::response);
     }
 
-    private static RestResponse<Object> response(ChatAnswer answer) {
+    /** The REST response of an answer (also the other generation endpoints'). */
+    public static RestResponse<Object> response(ChatAnswer answer) {
         ResponseBuilder<Object> response = ResponseBuilder.create(answer.status())
                 .entity(answer.body())
                 .header(HttpHeaders.CONTENT_TYPE, answer.contentType());

@@ -14,6 +14,7 @@ import org.llmplatform.inference.engine.ChatCall;
 import org.llmplatform.inference.engine.ChatStream;
 import org.llmplatform.inference.engine.EngineChatService;
 import org.llmplatform.inference.http.StreamedBody;
+import org.llmplatform.inference.upstream.UpstreamApi;
 import org.llmplatform.inference.upstream.UpstreamCompletionService;
 import org.llmplatform.model.auth.Principal;
 
@@ -73,7 +74,7 @@ public class ChatService {
     private Uni<ChatAnswer> serve(AdmittedCall<ChatRequest> call, long arrivedNanos) {
         ChatRequest request = call.request();
         if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) call.body(), request.model(), call.project(), call.user(),
+            return upstream.forward((ObjectNode) call.body(), request.model(), UpstreamApi.CHAT, call.project(), call.user(),
                             call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
                     .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }

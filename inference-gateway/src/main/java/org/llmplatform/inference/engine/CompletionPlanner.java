@@ -43,16 +43,33 @@ public class CompletionPlanner {
     }
 
     public CompletionPlan plan(ChatRequest request, ServedModel model) {
+        int[] prompt = model.engine().encodeChat(request.messages());
+        String role = request.addGenerationPrompt() || request.messages().isEmpty()
+                ? "assistant" : request.messages().get(request.messages().size() - 1).role();
+        return plan(request, prompt, "messages", model, role, echo(request, role));
+    }
+
+    /**
+     * The plan of {@code prompt} (tokens; {@code promptField} names it in errors) sampled as {@code request} asks,
+     * answered as {@code role} after {@code echo} (maybe null): a chat's, or a legacy completion's whose sampling
+     * fields are a chat request's.
+     */
+    public CompletionPlan plan(ChatRequest request, int[] prompt, String promptField, ServedModel model, String role,
+            String echo) {
         serverFeatures(request);
         int vocab = model.engine().tokenizer().vocabSize();
-        int[] prompt = model.engine().encodeChat(request.messages());
+        check(prompt.length > 0, "The decoder prompt cannot be empty", promptField);
+        int largest = Arrays.stream(prompt).max().getAsInt();
+        check(largest < vocab && Arrays.stream(prompt).allMatch(token -> token >= 0),
+                "Token id " + largest + " is out of vocabulary", promptField);
         if (request.truncatePromptTokens() != null && prompt.length > request.truncatePromptTokens()) {
             prompt = Arrays.copyOfRange(prompt, prompt.length - request.truncatePromptTokens(), prompt.length);
         }
         int context = model.maxModelLen();
         if (prompt.length >= context) {
             throw bad("This model's maximum context length is " + context + " tokens. However, your request has "
-                    + prompt.length + " input tokens. Please reduce the length of the input messages.", "messages");
+                    + prompt.length + " input tokens. Please reduce the length of the input " + promptField + ".",
+                    promptField);
         }
         int maxTokens = request.maxTokens() != null ? request.maxTokens() : context - prompt.length;
         if (maxTokens > context - prompt.length) {
@@ -64,9 +81,7 @@ public class CompletionPlanner {
         if (request.n() > 1 && sampling.greedy()) {
             throw bad("n must be 1 when using greedy sampling, got " + request.n() + ".", "n");
         }
-        String role = request.addGenerationPrompt() || request.messages().isEmpty()
-                ? "assistant" : request.messages().get(request.messages().size() - 1).role();
-        return new CompletionPlan(model, prompt, sampling, request.n(), request.seed(), role, echo(request, role),
+        return new CompletionPlan(model, prompt, sampling, request.n(), request.seed(), role, echo,
                 request.logprobs(), request.returnTokensAsTokenIds());
     }
 

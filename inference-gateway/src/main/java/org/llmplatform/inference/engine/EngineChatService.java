@@ -62,13 +62,19 @@ public class EngineChatService {
      */
     public Uni<ChatCall> accept(ChatRequest request, JsonNode body, ProjectId project, Principal caller,
             String requestIdHeader, String weaveCallId) {
-        String requested = request.model();
+        return model(request.model(), caller).emitOn(workers)
+                .map(served -> accept(request, body, served, project, caller.userName(), requestIdHeader, weaveCallId));
+    }
+
+    /**
+     * The engine's model of the public name {@code requested} (an alias, a configured model, or a trained checkpoint
+     * {@code caller} may use), under that name; a 404 when there is none.
+     */
+    public Uni<ServedModel> model(String requested, Principal caller) {
         String backend = aliases.backend(requested);
-        Uni<ServedModel> model = CheckpointName.looksLikeOne(backend)
+        return CheckpointName.looksLikeOne(backend)
                 ? checkpoints.resolve(backend, caller).map(served -> served.as(requested))
                 : Uni.createFrom().item(() -> planner.model(backend, requested).as(requested));
-        return model.emitOn(workers)
-                .map(served -> accept(request, body, served, project, caller.userName(), requestIdHeader, weaveCallId));
     }
 
     private ChatCall accept(ChatRequest request, JsonNode body, ServedModel model, ProjectId project, String user,

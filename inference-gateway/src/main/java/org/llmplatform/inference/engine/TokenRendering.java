@@ -9,12 +9,12 @@ import org.llmplatform.llama.TokenLogprob;
 import org.llmplatform.llama.Tokenizer;
 
 /** How tokens appear in logprobs: their text (or {@code token_id:N}) and UTF-8 bytes. */
-final class TokenRendering {
+public final class TokenRendering {
 
     private final Tokenizer tokenizer;
     private final boolean asIds;
 
-    TokenRendering(CompletionPlan plan) {
+    public TokenRendering(CompletionPlan plan) {
         this.tokenizer = plan.model().engine().tokenizer();
         this.asIds = plan.tokensAsIds();
     }
@@ -28,7 +28,8 @@ final class TokenRendering {
         return new Logprobs.Entry(text(token.token()), token.logprob(), bytes(token.token()), alternatives);
     }
 
-    private String text(int token) {
+    /** The token's text in logprobs: its UTF-8 piece, or {@code token_id:N} when the request asked for ids. */
+    public String text(int token) {
         return asIds ? "token_id:" + token : new String(tokenizer.decode(-1, token), StandardCharsets.UTF_8);
     }
 

@@ -19,7 +19,7 @@ import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.ids.Uuids;
 
 /**
- * Chat completions of upstream-served models: the same concurrency limit and usage records as the
+ * Requests of upstream-served models (chat, completions, embeddings): the same concurrency limit and usage records as the
  * engine's, and the gateway's overhead (end-to-end time minus the time spent waiting on the upstream).
  */
 @ApplicationScoped
@@ -48,19 +48,19 @@ public class UpstreamCompletionService {
     }
 
     /**
-     * Forwards a request for the public name {@code model}; {@code arrivedNanos}: {@link System#nanoTime()}
-     * when the request reached the gateway.
+     * Forwards a request of {@code api} for the public name {@code model}; {@code arrivedNanos}:
+     * {@link System#nanoTime()} when the request reached the gateway.
      */
-    public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
+    public Uni<UpstreamReply> forward(ObjectNode body, String model, UpstreamApi api, ProjectId project, String user,
             String requestIdHeader, String weaveCallId, long arrivedNanos) {
         String projectId = project.toString();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
         boolean stream = body.path("stream").asBoolean(false);
-        Tally tally = new Tally();
+        Tally tally = new Tally(api);
         Instant started = Instant.now();
-        return router.forward(body, model, aliases.backend(model), base, tally)
+        return router.forward(body, model, aliases.backend(model), api, base, tally)
                 .map(reply -> {
                     long beforeFirstByte = System.nanoTime() - arrivedNanos - tally.waited.get();
                     StreamedBody.FinishListener finish = (failure, cancelled) -> {
@@ -70,7 +70,7 @@ public class UpstreamCompletionService {
                         boolean failed = failure != null || reply.status() != 200 || tally.failed.get();
                         String status = failed ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
                         Instant ended = Instant.now();
-                        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
+                        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, api.idPrefix() + base,
                                 projectId, user, model, tally.prompt.get(), tally.completion.get(),
                                 Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId,
                                 tally.id, UsageRecord.withinLimit(body), UsageRecord.withinLimit(tally.answer(model)),
@@ -97,6 +97,7 @@ public class UpstreamCompletionService {
      * stream, whose chunks are relayed without being read, its id and usage.
      */
     private static final class Tally implements UpstreamRouter.UsageSink {
+        private final UpstreamApi api;
         private volatile String id;
         private volatile JsonNode answered;
         private final AtomicLong prompt = new AtomicLong();
@@ -105,13 +106,18 @@ public class UpstreamCompletionService {
         private final AtomicLong waited = new AtomicLong();
         private final AtomicLong relayed = new AtomicLong();
 
+        Tally(UpstreamApi api) {
+            this.api = api;
+        }
+
         @Override
         public void count(JsonNode completionOrUsageChunk) {
             JsonNode usage = completionOrUsageChunk.path("usage");
             prompt.set(usage.path("prompt_tokens").asLong(0));
             completion.set(usage.path("completion_tokens").asLong(0));
             id = completionOrUsageChunk.path("id").isTextual() ? completionOrUsageChunk.get("id").textValue() : null;
-            answered = completionOrUsageChunk.path("choices").isEmpty() ? null : completionOrUsageChunk;
+            answered = completionOrUsageChunk.path("choices").isEmpty() && completionOrUsageChunk.path("data").isEmpty()
+                    ? null : completionOrUsageChunk;
         }
 
         JsonNode answer(String model) {
@@ -122,7 +128,7 @@ public class UpstreamCompletionService {
             if (id == null) {
                 return null;
             }
-            ObjectNode streamed = JsonNodeFactory.instance.objectNode().put("id", id).put("object", "chat.completion")
+            ObjectNode streamed = JsonNodeFactory.instance.objectNode().put("id", id).put("object", api.object())
                     .put("model", model);
             streamed.putObject("usage").put("prompt_tokens", prompt.get()).put("completion_tokens", completion.get())
                     .put("total_tokens", prompt.get() + completion.get());

@@ -44,7 +44,7 @@ public class UpstreamRouter {
     private final UpstreamCatalog catalog;
     private final ObjectMapper json;
     private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
-    private final Map<String, RequestOptions> requestTemplates = new ConcurrentHashMap<>();
+    private final Map<TemplateKey, RequestOptions> requestTemplates = new ConcurrentHashMap<>();
 
     public UpstreamRouter(Vertx vertx, UpstreamCatalog catalog, ObjectMapper json) {
         this.vertx = vertx;
@@ -57,10 +57,11 @@ public class UpstreamRouter {
     }
 
     /**
-     * Forwards {@code body} to the upstream of {@code backend}, answering under the public name
+     * Forwards {@code body} to {@code api} of the upstream of {@code backend}, answering under the public name
      * {@code model}. The reply's body reports the usage it saw to {@code usage} before it ends.
      */
-    public Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, String requestId, UsageSink usage) {
+    public Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, UpstreamApi api, String requestId,
+            UsageSink usage) {
         boolean stream = body.path("stream").asBoolean(false);
         boolean clientWantsUsage = stream && body.path("stream_options").isObject()
                 && body.path("stream_options").path("include_usage").asBoolean(true);
@@ -72,7 +73,7 @@ public class UpstreamRouter {
         Payloads payloads = new Payloads(body);
         List<Target> targets = targets(backend);
         // Vert.x futures until the reply is known: each Mutiny stage would capture and restore the request's context
-        return Uni.createFrom().completionStage(() -> attempt(targets, 0, payloads, requestId, usage)
+        return Uni.createFrom().completionStage(() -> attempt(targets, 0, api, payloads, requestId, usage)
                 .compose(sent -> reply(sent, model, stream, clientWantsUsage, usage))
                 .recover(failure -> Future.succeededFuture(failed(model, failure)))
                 .toCompletionStage());
@@ -94,41 +95,43 @@ public class UpstreamRouter {
         }
     }
 
-    private Future<Sent> attempt(List<Target> targets, int index, Payloads payloads, String requestId, UsageSink usage) {
+    private Future<Sent> attempt(List<Target> targets, int index, UpstreamApi api, Payloads payloads, String requestId,
+            UsageSink usage) {
         Target target = targets.get(index);
         boolean last = index + 1 >= targets.size();
         long started = System.nanoTime();
-        return send(target, payloads, requestId)
+        return send(target, api, payloads, requestId)
                 .andThen(ignored -> usage.waited(System.nanoTime() - started))
                 .transform(sent -> {
                     if (sent.succeeded()) {
                         HttpClientResponse response = sent.result();
                         if (!last && retryable(response.statusCode())) {
                             LOG.warnf("Upstream %s answered %d; trying again", target.id(), response.statusCode());
-                            return response.body().transform(ignored -> attempt(targets, index + 1, payloads, requestId, usage));
+                            return response.body().transform(ignored -> attempt(targets, index + 1, api, payloads, requestId, usage));
                         }
                         return Future.succeededFuture(new Sent(response, target.upstreamModel()));
                     }
                     if (!last && connectError(sent.cause())) {
                         LOG.warnf("Upstream %s unreachable (%s); trying again", target.id(), sent.cause().getMessage());
-                        return attempt(targets, index + 1, payloads, requestId, usage);
+                        return attempt(targets, index + 1, api, payloads, requestId, usage);
                     }
                     return Future.failedFuture(sent.cause());
                 });
     }
 
-    private Future<HttpClientResponse> send(Target target, Payloads payloads, String requestId) {
+    private Future<HttpClientResponse> send(Target target, UpstreamApi api, Payloads payloads, String requestId) {
         Buffer payload = payloads.forModel(target.upstreamModel());
-        RequestOptions options = new RequestOptions(requestTemplates.computeIfAbsent(target.id(), id -> requestTemplate(target)))
+        RequestOptions options = new RequestOptions(requestTemplates.computeIfAbsent(new TemplateKey(target.id(), api),
+                        key -> requestTemplate(target, api)))
                 .putHeader("X-Request-Id", requestId);
         return client(target).request(options).compose(request -> request.send(payload));
     }
 
     /** What every request to an upstream shares, its URL parsed once. */
-    private static RequestOptions requestTemplate(Target target) {
+    private static RequestOptions requestTemplate(Target target, UpstreamApi api) {
         RequestOptions template = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(target.completionsUrl())
+                .setAbsoluteURI(target.url(api))
                 .setIdleTimeout(target.upstream().readTimeout().toMillis())
                 .putHeader("Content-Type", "application/json");
         target.upstream().apiKey().ifPresent(key -> template.putHeader("Authorization", "Bearer " + key));
@@ -240,14 +243,17 @@ public class UpstreamRouter {
             return upstream.model().orElse(id);
         }
 
-        String completionsUrl() {
+        String url(UpstreamApi api) {
             String url = upstream.url();
             int end = url.length();
             while (end > 0 && url.charAt(end - 1) == '/') {
                 end--;
             }
-            return url.substring(0, end) + "/chat/completions";
+            return url.substring(0, end) + api.path();
         }
+    }
+
+    private record TemplateKey(String upstream, UpstreamApi api) {
     }
 
     private record Sent(HttpClientResponse response, String upstreamModel) {

@@ -70,6 +70,10 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
     private void answer(HttpServerRequest request, JsonObject body) {
         String model = body.getString("model");
         boolean stream = body.getBoolean("stream", false);
+        if (request.path().endsWith("/v1/completions") || request.path().endsWith("/v1/embeddings")) {
+            legacyOrEmbeddings(request, body, model, stream);
+            return;
+        }
         String id = "chatcmpl-" + request.getHeader("X-Request-Id");
         switch (model) {
             case "vllm-small" -> {
@@ -100,6 +104,55 @@ public class FakeVllmServer implements QuarkusTestResourceLifecycleManager {
                 // "slow": never answers
             }
         }
+    }
+
+    /**
+     * {@code /v1/completions} and {@code /v1/embeddings} of {@code vllm-small}: a text completion "Hello there"
+     * (streamed in two chunks, then its usage chunk when asked), one 3-float embedding per input; 404 otherwise.
+     */
+    private static void legacyOrEmbeddings(HttpServerRequest request, JsonObject body, String model, boolean stream) {
+        if (!"vllm-small".equals(model) || !("Bearer " + KEY).equals(request.getHeader("Authorization"))) {
+            request.response().setStatusCode(404).end(new JsonObject().put("error", new JsonObject()
+                    .put("message", "The model `" + model + "` does not exist.")).encode());
+            return;
+        }
+        JsonObject usage = new JsonObject().put("prompt_tokens", 4).put("completion_tokens", 2).put("total_tokens", 6);
+        if (request.path().endsWith("/v1/embeddings")) {
+            int inputs = body.getValue("input") instanceof JsonArray list ? list.size() : 1;
+            JsonArray data = new JsonArray();
+            for (int i = 0; i < inputs; i++) {
+                data.add(new JsonObject().put("index", i).put("object", "embedding")
+                        .put("embedding", new JsonArray().add(0.6).add(0.8).add(0.0)));
+            }
+            request.response().putHeader("Content-Type", "application/json").end(new JsonObject()
+                    .put("id", "embd-" + request.getHeader("X-Request-Id")).put("object", "list").put("created", 1)
+                    .put("model", model).put("data", data)
+                    .put("usage", new JsonObject().put("prompt_tokens", 3 * inputs).put("total_tokens", 3 * inputs)
+                            .put("completion_tokens", 0)).encode());
+            return;
+        }
+        String id = "cmpl-" + request.getHeader("X-Request-Id");
+        if (!stream) {
+            request.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("id", id)
+                    .put("object", "text_completion").put("created", 1).put("model", model)
+                    .put("choices", new JsonArray().add(textChoice("Hello there", "length")))
+                    .put("usage", usage).encode());
+            return;
+        }
+        var response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+        for (JsonObject choice : new JsonObject[] {textChoice("Hello", null), textChoice(" there", "length")}) {
+            response.write(event(new JsonObject().put("id", id).put("object", "text_completion").put("created", 1)
+                    .put("model", model).put("choices", new JsonArray().add(choice)).encode()));
+        }
+        if (body.getJsonObject("stream_options", new JsonObject()).getBoolean("include_usage", false)) {
+            response.write(event(new JsonObject().put("id", id).put("object", "text_completion").put("created", 1)
+                    .put("model", model).put("choices", new JsonArray()).put("usage", usage).encode()));
+        }
+        response.end("data: [DONE]\n\n");
+    }
+
+    private static JsonObject textChoice(String text, String finishReason) {
+        return new JsonObject().put("index", 0).put("text", text).putNull("logprobs").put("finish_reason", finishReason);
     }
 
     private static JsonObject completion(String id, String model) {
