@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.llmplatform.tracing.query.CallFields;
 import org.llmplatform.tracing.query.Cursors;
 import org.llmplatform.tracing.query.Page;
 import org.llmplatform.tracing.query.QuerySql;
