@@ -8,13 +8,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.llmplatform.automation.config.AutomationConfig;
-import org.llmplatform.automation.service.PayloadTemplate;
-import org.llmplatform.automation.service.TemplateValues;
 import org.llmplatform.automation.store.AttemptOutcome;
 import org.llmplatform.automation.store.DeliveryJob;
 import org.llmplatform.automation.store.DeliveryStore;
 import org.llmplatform.automation.store.StoredJson;
 import org.llmplatform.automation.store.WebhookStore;
+import org.llmplatform.automation.template.PayloadTemplate;
+import org.llmplatform.automation.template.TemplateValues;
 
 /**
  * One attempt of a claimed delivery: resolve the webhook's secrets, render the payload, sign and POST it,

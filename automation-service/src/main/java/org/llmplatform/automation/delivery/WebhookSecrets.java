@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.automation.security.EncryptedSecret;
 import org.llmplatform.automation.security.SecretCipher;
-import org.llmplatform.automation.service.PayloadTemplate;
 import org.llmplatform.automation.store.SecretStore;
 import org.llmplatform.automation.store.WebhookTarget;
+import org.llmplatform.automation.template.PayloadTemplate;
 
 /** Decrypts a webhook's access token and signing secret for one send; the values live only in memory. */
 @ApplicationScoped

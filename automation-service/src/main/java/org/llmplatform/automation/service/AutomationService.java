@@ -12,6 +12,7 @@ import org.llmplatform.automation.store.Automation;
 import org.llmplatform.automation.store.AutomationStore;
 import org.llmplatform.automation.store.Webhook;
 import org.llmplatform.automation.store.WebhookStore;
+import org.llmplatform.automation.template.PayloadTemplate;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.ArtifactEventType;
 import org.llmplatform.support.auth.CurrentPrincipal;

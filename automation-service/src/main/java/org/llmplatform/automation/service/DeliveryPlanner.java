@@ -11,6 +11,8 @@ import java.util.UUID;
 import org.llmplatform.automation.store.AutomationStore.Candidate;
 import org.llmplatform.automation.store.DeliveryJob.EventFacts;
 import org.llmplatform.automation.store.NewDelivery;
+import org.llmplatform.automation.template.PayloadTemplate;
+import org.llmplatform.automation.template.TemplateValues;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
 

@@ -24,6 +24,8 @@ import org.llmplatform.automation.store.DeliveryJob.EventFacts;
 import org.llmplatform.automation.store.SecretStore;
 import org.llmplatform.automation.store.Webhook;
 import org.llmplatform.automation.store.WebhookStore;
+import org.llmplatform.automation.template.PayloadTemplate;
+import org.llmplatform.automation.template.TemplateValues;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;

@@ -15,7 +15,7 @@ import org.llmplatform.model.errors.ValidationIssue;
 import org.llmplatform.model.events.CheckpointSaved;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.outbox.Outbox;
-import org.llmplatform.training.messaging.OutboundMessages;
+import org.llmplatform.training.outbound.OutboundMessages;
 import org.llmplatform.training.service.trajectory.TrajectoryValidation;
 import org.llmplatform.training.store.Checkpoint;
 import org.llmplatform.training.store.CheckpointStore;

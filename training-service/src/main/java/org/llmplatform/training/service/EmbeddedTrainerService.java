@@ -23,7 +23,7 @@ import org.llmplatform.model.events.CheckpointSaved;
 import org.llmplatform.model.events.TrainingJobRequested;
 import org.llmplatform.support.blob.BlobStore;
 import org.llmplatform.training.config.TrainerConfig;
-import org.llmplatform.training.messaging.TrainerPublisher;
+import org.llmplatform.training.outbound.TrainerPublisher;
 import org.llmplatform.training.service.trainer.GrpoTrainer;
 import org.llmplatform.training.service.trainer.JobCancelledException;
 import org.llmplatform.training.service.trainer.TrainingOutcome;

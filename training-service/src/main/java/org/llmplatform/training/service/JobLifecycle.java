@@ -15,7 +15,7 @@ import org.llmplatform.model.events.TrainingJobRequested;
 import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.support.outbox.OutboxMessage;
 import org.llmplatform.training.config.TrainingConfig;
-import org.llmplatform.training.messaging.OutboundMessages;
+import org.llmplatform.training.outbound.OutboundMessages;
 import org.llmplatform.training.store.CheckpointRef;
 import org.llmplatform.training.store.CheckpointStore;
 import org.llmplatform.training.store.Job;

@@ -3,7 +3,7 @@ package org.llmplatform.training.service;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.llmplatform.model.events.TrainingJobEvent;
-import org.llmplatform.training.messaging.TrainerPublisher;
+import org.llmplatform.training.outbound.TrainerPublisher;
 import org.llmplatform.training.service.trainer.StepListener;
 
 /**

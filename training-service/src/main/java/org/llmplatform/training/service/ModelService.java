@@ -18,7 +18,7 @@ import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.training.config.TrainingConfig;
-import org.llmplatform.training.messaging.OutboundMessages;
+import org.llmplatform.training.outbound.OutboundMessages;
 import org.llmplatform.training.store.CheckpointStore;
 import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.Model;

@@ -1,4 +1,4 @@
-package org.llmplatform.training.messaging;
+package org.llmplatform.training.outbound;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

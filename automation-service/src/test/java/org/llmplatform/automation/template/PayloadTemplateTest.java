@@ -1,4 +1,4 @@
-package org.llmplatform.automation.service;
+package org.llmplatform.automation.template;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.llmplatform.automation.service;
+package org.llmplatform.automation.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
