@@ -12,11 +12,11 @@ import org.llmplatform.inference.upstream.UpstreamReply;
  */
 public record ChatAnswer(int status, Object body, String requestId, String overheadMillis) {
 
-    static ChatAnswer relayed(UpstreamReply reply, String requestId) {
+    public static ChatAnswer relayed(UpstreamReply reply, String requestId) {
         return new ChatAnswer(reply.status(), reply.entity(), requestId, GatewayOverhead.millis(reply.overheadNanos()));
     }
 
-    static ChatAnswer generated(Object body, String requestId) {
+    public static ChatAnswer generated(Object body, String requestId) {
         return new ChatAnswer(200, body, requestId, null);
     }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.http.StreamedBody;
 import org.llmplatform.inference.limits.ConcurrencyLimiter;
 import org.llmplatform.inference.limits.ProjectPolicy;
@@ -31,9 +32,11 @@ public class UpstreamCompletionService {
     private final OverheadMeter overhead;
     private final ModelAliases aliases;
     private final ProjectPolicy policy;
+    private final UpstreamCatalog catalog;
 
     public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
-            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy) {
+            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy, UpstreamCatalog catalog) {
+        this.catalog = catalog;
         this.aliases = aliases;
         this.policy = policy;
         this.router = router;
@@ -53,6 +56,25 @@ public class UpstreamCompletionService {
      */
     public Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
             String requestIdHeader, String weaveCallId, long arrivedNanos) {
+        return forward(body, model, project, user, requestIdHeader, weaveCallId, arrivedNanos, "chatcmpl-",
+                router::forward);
+    }
+
+    /** Whether {@code model} is served by an upstream that speaks the Responses API itself ({@code wire=responses}). */
+    public boolean speaksResponses(String model) {
+        return model != null && catalog.find(aliases.backend(model))
+                .map(upstream -> upstream.wire() == GatewayConfig.Wire.responses).orElse(false);
+    }
+
+    /** Relays a Responses API request as it is to the upstream of {@code model}, which {@link #speaksResponses}. */
+    public Uni<UpstreamReply> forwardResponses(ObjectNode body, String model, ProjectId project, String user,
+            String requestIdHeader, String weaveCallId, long arrivedNanos) {
+        return forward(body, model, project, user, requestIdHeader, weaveCallId, arrivedNanos, "resp-",
+                router::forwardResponses);
+    }
+
+    private Uni<UpstreamReply> forward(ObjectNode body, String model, ProjectId project, String user,
+            String requestIdHeader, String weaveCallId, long arrivedNanos, String recordIdPrefix, Relay relay) {
         String projectId = project.toString();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
@@ -60,7 +82,7 @@ public class UpstreamCompletionService {
         boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally();
         Instant started = Instant.now();
-        return router.forward(body, model, aliases.backend(model), base, tally)
+        return relay.forward(body, model, aliases.backend(model), base, tally)
                 .map(reply -> {
                     long beforeFirstByte = System.nanoTime() - arrivedNanos - tally.waited.get();
                     StreamedBody.FinishListener finish = (failure, cancelled) -> {
@@ -70,7 +92,7 @@ public class UpstreamCompletionService {
                         boolean failed = failure != null || reply.status() != 200 || tally.failed.get();
                         String status = failed ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
                         Instant ended = Instant.now();
-                        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, "chatcmpl-" + base,
+                        usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, recordIdPrefix + base,
                                 projectId, user, model, tally.prompt.get(), tally.completion.get(),
                                 Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId,
                                 tally.id, UsageRecord.withinLimit(body), UsageRecord.withinLimit(tally.answer(model)),
@@ -83,6 +105,13 @@ public class UpstreamCompletionService {
                     return reply.withOverhead(beforeFirstByte);
                 })
                 .onFailure().invoke(permit::release);
+    }
+
+    /** How a request reaches its upstream: as a chat completion or as a Responses API request. */
+    @FunctionalInterface
+    private interface Relay {
+        Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, String requestId,
+                UpstreamRouter.UsageSink usage);
     }
 
     private static String errorOf(Throwable failure, UpstreamReply reply) {
@@ -108,10 +137,12 @@ public class UpstreamCompletionService {
         @Override
         public void count(JsonNode completionOrUsageChunk) {
             JsonNode usage = completionOrUsageChunk.path("usage");
-            prompt.set(usage.path("prompt_tokens").asLong(0));
-            completion.set(usage.path("completion_tokens").asLong(0));
+            // a chat completion's, or a Response's
+            prompt.set(usage.path("prompt_tokens").asLong(usage.path("input_tokens").asLong(0)));
+            completion.set(usage.path("completion_tokens").asLong(usage.path("output_tokens").asLong(0)));
             id = completionOrUsageChunk.path("id").isTextual() ? completionOrUsageChunk.get("id").textValue() : null;
-            answered = completionOrUsageChunk.path("choices").isEmpty() ? null : completionOrUsageChunk;
+            boolean answer = !completionOrUsageChunk.path("choices").isEmpty() || completionOrUsageChunk.path("output").isArray();
+            answered = answer ? completionOrUsageChunk : null;
         }
 
         JsonNode answer(String model) {

@@ -40,6 +40,9 @@ public class UpstreamRouter {
 
     private static final Logger LOG = Logger.getLogger(UpstreamRouter.class);
 
+    private static final String CHAT_COMPLETIONS = "chat/completions";
+    private static final String RESPONSES = "responses";
+
     private final Vertx vertx;
     private final UpstreamCatalog catalog;
     private final ObjectMapper json;
@@ -57,20 +60,36 @@ public class UpstreamRouter {
     }
 
     /**
-     * Forwards {@code body} to the upstream of {@code backend}, answering under the public name
+     * Forwards the chat completion {@code body} to the upstream of {@code backend}, answering under the public name
      * {@code model}. The reply's body reports the usage it saw to {@code usage} before it ends.
      */
     public Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, String requestId, UsageSink usage) {
+        return forward(body, model, backend, requestId, usage, CHAT_COMPLETIONS);
+    }
+
+    /**
+     * Forwards a Responses API request as it is to {@code <url>/responses} of an upstream that speaks that API, with
+     * the same retries and fallbacks; usage is read from the Response (streamed: its {@code response.completed}).
+     */
+    public Uni<UpstreamReply> forwardResponses(ObjectNode body, String model, String backend, String requestId,
+            UsageSink usage) {
+        return forward(body, model, backend, requestId, usage, RESPONSES);
+    }
+
+    private Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, String requestId, UsageSink usage,
+            String path) {
         boolean stream = body.path("stream").asBoolean(false);
-        boolean clientWantsUsage = stream && body.path("stream_options").isObject()
+        boolean chat = CHAT_COMPLETIONS.equals(path);
+        // a Responses stream has no usage chunk to drop: its usage is inside its last event
+        boolean clientWantsUsage = !chat || stream && body.path("stream_options").isObject()
                 && body.path("stream_options").path("include_usage").asBoolean(true);
-        if (stream) {
+        if (stream && chat) {
             ObjectNode options = body.path("stream_options").isObject()
                     ? (ObjectNode) body.get("stream_options") : body.putObject("stream_options");
             options.put("include_usage", true);
         }
         Payloads payloads = new Payloads(body);
-        List<Target> targets = targets(backend);
+        List<Target> targets = targets(backend, path);
         // Vert.x futures until the reply is known: each Mutiny stage would capture and restore the request's context
         return Uni.createFrom().completionStage(() -> attempt(targets, 0, payloads, requestId, usage)
                 .compose(sent -> reply(sent, model, stream, clientWantsUsage, usage))
@@ -78,19 +97,19 @@ public class UpstreamRouter {
                 .toCompletionStage());
     }
 
-    private List<Target> targets(String model) {
+    private List<Target> targets(String model, String path) {
         List<Target> targets = new ArrayList<>();
         GatewayConfig.Upstream primary = catalog.find(model).orElseThrow(() -> OpenAiException.modelNotFound(model));
-        addAttempts(targets, model, primary);
+        addAttempts(targets, model, primary, path);
         for (String fallback : primary.fallbacks().orElse(List.of())) {
-            catalog.find(fallback).ifPresent(upstream -> addAttempts(targets, fallback, upstream));
+            catalog.find(fallback).ifPresent(upstream -> addAttempts(targets, fallback, upstream, path));
         }
         return targets;
     }
 
-    private static void addAttempts(List<Target> targets, String id, GatewayConfig.Upstream upstream) {
+    private static void addAttempts(List<Target> targets, String id, GatewayConfig.Upstream upstream, String path) {
         for (int i = 0; i <= Math.max(0, upstream.retries()); i++) {
-            targets.add(new Target(id, upstream));
+            targets.add(new Target(id, upstream, path));
         }
     }
 
@@ -119,7 +138,7 @@ public class UpstreamRouter {
 
     private Future<HttpClientResponse> send(Target target, Payloads payloads, String requestId) {
         Buffer payload = payloads.forModel(target.upstreamModel());
-        RequestOptions options = new RequestOptions(requestTemplates.computeIfAbsent(target.id(), id -> requestTemplate(target)))
+        RequestOptions options = new RequestOptions(requestTemplates.computeIfAbsent(target.id() + " " + target.path(), key -> requestTemplate(target)))
                 .putHeader("X-Request-Id", requestId);
         return client(target).request(options).compose(request -> request.send(payload));
     }
@@ -128,7 +147,7 @@ public class UpstreamRouter {
     private static RequestOptions requestTemplate(Target target) {
         RequestOptions template = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(target.completionsUrl())
+                .setAbsoluteURI(target.endpointUrl())
                 .setIdleTimeout(target.upstream().readTimeout().toMillis())
                 .putHeader("Content-Type", "application/json");
         target.upstream().apiKey().ifPresent(key -> template.putHeader("Authorization", "Bearer " + key));
@@ -235,18 +254,19 @@ public class UpstreamRouter {
         return failure instanceof ConnectException || failure instanceof UnknownHostException;
     }
 
-    private record Target(String id, GatewayConfig.Upstream upstream) {
+    /** One attempt at an upstream: its id and configuration, and the API path under its base URL. */
+    private record Target(String id, GatewayConfig.Upstream upstream, String path) {
         String upstreamModel() {
             return upstream.model().orElse(id);
         }
 
-        String completionsUrl() {
+        String endpointUrl() {
             String url = upstream.url();
             int end = url.length();
             while (end > 0 && url.charAt(end - 1) == '/') {
                 end--;
             }
-            return url.substring(0, end) + "/chat/completions";
+            return url.substring(0, end) + "/" + path;
         }
     }
 
@@ -280,7 +300,10 @@ public class UpstreamRouter {
 
     /** Where the relay reports the usage it saw, whether the request failed, and where its time went. */
     public interface UsageSink {
-        /** A non-streamed completion, or a stream's usage chunk: its {@code id} and {@code usage}, as the upstream sent them. */
+        /**
+         * A non-streamed completion or Response, a stream's usage chunk or the Response of its last event: its
+         * {@code id} and {@code usage}, as the upstream sent them.
+         */
         void count(JsonNode completionOrUsageChunk);
 
         void failed();
