@@ -69,7 +69,25 @@ public class ResponsesService {
                 .map(conversation -> asChat(call, conversation))
                 .onFailure().invoke(refusal -> admission.refusedLater(call, refusal))
                 .flatMap(translated -> chat.serveAdmitted(translated.chatCall(), arrivedNanos)
+                        .onFailure(OpenAiException.class).transform(refusal -> inResponsesTerms((OpenAiException) refusal))
                         .flatMap(answer -> answer(call, translated.conversation(), answer)));
+    }
+
+    /**
+     * A refusal of the chat path in the terms of the request the client sent: the field it names ({@code messages}
+     * is {@code input}, {@code max_tokens} {@code max_output_tokens}) and OpenAI's type for a bad request.
+     */
+    private static OpenAiException inResponsesTerms(OpenAiException refusal) {
+        String param = refusal.param() == null ? null : switch (refusal.param()) {
+            case "messages" -> "input";
+            case "max_tokens", "max_completion_tokens" -> "max_output_tokens";
+            default -> refusal.param();
+        };
+        boolean badRequest = "BadRequestError".equals(refusal.type());
+        String code = badRequest && refusal.getMessage().contains("maximum context length") ? "context_length_exceeded"
+                : refusal.code();
+        return new OpenAiException(refusal.status(), refusal.getMessage(),
+                badRequest ? "invalid_request_error" : refusal.type(), code, param, refusal.headers());
     }
 
     public Uni<String> retrieve(Principal caller, CallHeaders headers, String id) {

@@ -174,6 +174,10 @@ class ResponsesTest {
         create("{\"model\":\"stories260K\",\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_image\","
                 + "\"image_url\":\"https://example.com/cat.png\"}]}]}").then().statusCode(400)
                 .body("error.param", equalTo("input[].content"));
+        create("{\"model\":\"stories260K\",\"input\":\"" + "Once upon a time. ".repeat(200) + "\"}").then()
+                .statusCode(400).body("error.param", equalTo("input"))
+                .body("error.code", equalTo("context_length_exceeded"))
+                .body("error.type", equalTo("invalid_request_error"));
         create("{\"model\":\"no-such-model\",\"input\":\"hi\"}").then().statusCode(404)
                 .body("error.code", equalTo("model_not_found"));
         caller.request().contentType("application/json").body("{\"model\":\"stories260K\",\"input\":\"hi\"}")
