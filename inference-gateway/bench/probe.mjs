@@ -3,7 +3,9 @@
 // answer with sub-millisecond resolution, and checks every answer: a 200, a stream ending with [DONE], and
 // what the environment asks: EXPECTED_CHUNKS (the upstream.mjs chunks "w<n> " a stream must carry all of),
 // EXPECT (text every answer must contain). Used where autocannon's whole-millisecond latencies or its lack of
-// a first-chunk time would hide what is measured (c=1, streams, the engine).
+// a first-chunk time would hide what is measured (c=1, streams, the engine). A stream of another API than chat
+// completions names its own marks: STREAM_END (text its last event carries; default data: [DONE]), FIRST_MARK (text
+// of its first content event; default "content") and CHUNK_FIELD (the field carrying the chunks; default content).
 // Usage: node probe.mjs URL C D BODY [header: value]...   Prints one JSON line.
 import http from 'node:http';
 
@@ -12,6 +14,9 @@ const target = new URL(url);
 const streamed = /"stream"\s*:\s*true/.test(body);
 const expectedChunks = process.env.EXPECTED_CHUNKS ? Number(process.env.EXPECTED_CHUNKS) : null;
 const expected = process.env.EXPECT || '';
+const streamEnd = process.env.STREAM_END || 'data: [DONE]';
+const firstMark = process.env.FIRST_MARK || '"content"';
+const chunkPattern = new RegExp(`"${process.env.CHUNK_FIELD || 'content'}":"w\\d+ "`, 'g');
 const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
 for (const header of headerArgs) {
   const at = header.indexOf(':');
@@ -35,15 +40,15 @@ function once() {
       (response) => {
         response.setEncoding('utf8');
         response.on('data', (part) => {
-          if (!firstAt && (!streamed || part.includes('"content"'))) firstAt = performance.now();
+          if (!firstAt && (!streamed || part.includes(firstMark))) firstAt = performance.now();
           text += part;
         });
         response.on('end', () => {
           const ended = performance.now();
           if (response.statusCode !== 200) {
             non2xx++;
-          } else if ((streamed && !text.includes('data: [DONE]')) || !text.includes(expected)
-              || (expectedChunks !== null && (text.match(/"content":"w\d+ "/g) || []).length !== expectedChunks)) {
+          } else if ((streamed && !text.includes(streamEnd)) || !text.includes(expected)
+              || (expectedChunks !== null && (text.match(chunkPattern) || []).length !== expectedChunks)) {
             incomplete++;
           } else {
             ok++;

@@ -62,7 +62,14 @@ public class ChatService {
 
     private Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body,
             Function<JsonNode, ChatRequest> parse, long arrivedNanos) {
-        AdmittedCall<ChatRequest> call = admission.admit(caller, headers, body, parse, ChatRequest::model);
+        return serveAdmitted(admission.admit(caller, headers, body, parse, ChatRequest::model), arrivedNanos);
+    }
+
+    /**
+     * Answers a chat request that was admitted already: one that another endpoint translated into a chat completion
+     * after admitting its own request (the Responses API), so the request is admitted and counted once.
+     */
+    public Uni<ChatAnswer> serveAdmitted(AdmittedCall<ChatRequest> call, long arrivedNanos) {
         try {
             return serve(call, arrivedNanos);
         } catch (RuntimeException refusal) {

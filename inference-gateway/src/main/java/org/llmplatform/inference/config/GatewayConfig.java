@@ -29,6 +29,8 @@ public interface GatewayConfig {
 
     Usage usage();
 
+    Responses responses();
+
     /** Public model names served under another backend id: {@code gateway.aliases.<public>=<backend id>}. */
     Map<String, String> aliases();
 
@@ -73,6 +75,23 @@ public interface GatewayConfig {
 
         /** Other upstream ids tried, in order, when this one keeps failing before the first byte. */
         Optional<List<String>> fallbacks();
+
+        /**
+         * The API the server speaks for {@code POST /v1/responses}: {@code responses} relays it as it is; {@code chat}
+         * (default) translates it to a chat completion and the answer back.
+         */
+        @WithDefault("chat")
+        Wire wire();
+    }
+
+    enum Wire {
+        chat, responses
+    }
+
+    interface Responses {
+        /** How long a stored response is kept for {@code previous_response_id} and GET (OpenAI keeps 30 days). */
+        @WithDefault("30d")
+        Duration kept();
     }
 
     interface Engine {

@@ -10,7 +10,7 @@ import java.util.List;
  * split across network buffers is never corrupted; comment lines (keep-alives) are dropped. An event
  * that is one {@code data: } line (what vLLM sends) is cut out of the bytes without further copies.
  */
-final class SseEvents {
+public final class SseEvents {
 
     private static final byte[] NO_BYTES = new byte[0];
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
@@ -64,7 +64,8 @@ final class SseEvents {
                 && Arrays.equals(bytes, offset, offset + expected.length, expected, 0, expected.length);
     }
 
-    List<String> feed(byte[] chunk) {
+    /** The data payloads of the events that {@code chunk} completes (a partial event waits for the next chunk). */
+    public List<String> feed(byte[] chunk) {
         byte[] bytes = pending.length == 0 ? chunk : concat(pending, chunk);
         List<String> payloads = new ArrayList<>(2);
         int start = 0;

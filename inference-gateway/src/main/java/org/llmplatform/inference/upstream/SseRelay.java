@@ -185,6 +185,10 @@ final class SseRelay implements StreamedBody {
                     return;
                 }
             }
+            if (chunk.path("response") instanceof ObjectNode response && responseEvent(chunk.path("type").asText(), response)) {
+                ours.append("data: ").append(json.writeValueAsString(chunk)).append("\n\n");
+                return;
+            }
             if (chunk instanceof ObjectNode object && !model.equals(object.path("model").asText(model))) {
                 object.put("model", model);
                 ours.append("data: ").append(json.writeValueAsString(object)).append("\n\n");
@@ -195,6 +199,32 @@ final class SseRelay implements StreamedBody {
             usage.failed();
             ours.append(inBandError("The upstream stream of model `" + model + "` sent an unreadable chunk"));
         }
+    }
+
+    /**
+     * Reads an event of a Responses API stream that carries the Response: its usage (the last event's), whether it
+     * ended the stream (such a stream has no {@code [DONE]}) or failed; renames its model to ours. Answers whether
+     * the event was changed.
+     */
+    private boolean responseEvent(String type, ObjectNode response) {
+        switch (type) {
+            case "response.completed", "response.incomplete" -> done = true;
+            case "response.failed" -> {
+                done = true;
+                usage.failed();
+            }
+            default -> {
+                // created, in progress: nothing to count yet
+            }
+        }
+        if (response.path("usage").isObject()) {
+            usage.count(response);
+        }
+        if (!model.equals(response.path("model").asText(model))) {
+            response.put("model", model);
+            return true;
+        }
+        return false;
     }
 
     /**

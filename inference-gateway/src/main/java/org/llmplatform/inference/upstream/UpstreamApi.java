@@ -7,7 +7,9 @@ package org.llmplatform.inference.upstream;
 public enum UpstreamApi {
     CHAT("/chat/completions", "chatcmpl-", "chat.completion"),
     COMPLETIONS("/completions", "cmpl-", "text_completion"),
-    EMBEDDINGS("/embeddings", "embd-", "list");
+    EMBEDDINGS("/embeddings", "embd-", "list"),
+    /** Relayed only to an upstream that speaks the Responses API itself ({@code wire=responses}). */
+    RESPONSES("/responses", "resp-", "response");
 
     private final String path;
     private final String idPrefix;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.http.StreamedBody;
 import org.llmplatform.inference.limits.ConcurrencyLimiter;
 import org.llmplatform.inference.limits.ProjectPolicy;
@@ -31,9 +32,11 @@ public class UpstreamCompletionService {
     private final OverheadMeter overhead;
     private final ModelAliases aliases;
     private final ProjectPolicy policy;
+    private final UpstreamCatalog catalog;
 
     public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
-            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy) {
+            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy, UpstreamCatalog catalog) {
+        this.catalog = catalog;
         this.aliases = aliases;
         this.policy = policy;
         this.router = router;
@@ -45,6 +48,12 @@ public class UpstreamCompletionService {
     /** Whether {@code model} (a public name, maybe an alias) is served by an upstream server. */
     public boolean serves(String model) {
         return model != null && router.serves(aliases.backend(model));
+    }
+
+    /** Whether {@code model} is served by an upstream that speaks the Responses API itself ({@code wire=responses}). */
+    public boolean speaksResponses(String model) {
+        return model != null && catalog.find(aliases.backend(model))
+                .map(upstream -> upstream.wire() == GatewayConfig.Wire.responses).orElse(false);
     }
 
     /**
@@ -113,11 +122,13 @@ public class UpstreamCompletionService {
         @Override
         public void count(JsonNode completionOrUsageChunk) {
             JsonNode usage = completionOrUsageChunk.path("usage");
-            prompt.set(usage.path("prompt_tokens").asLong(0));
-            completion.set(usage.path("completion_tokens").asLong(0));
+            // a chat completion's, or a Response's
+            prompt.set(usage.path("prompt_tokens").asLong(usage.path("input_tokens").asLong(0)));
+            completion.set(usage.path("completion_tokens").asLong(usage.path("output_tokens").asLong(0)));
             id = completionOrUsageChunk.path("id").isTextual() ? completionOrUsageChunk.get("id").textValue() : null;
-            answered = completionOrUsageChunk.path("choices").isEmpty() && completionOrUsageChunk.path("data").isEmpty()
-                    ? null : completionOrUsageChunk;
+            boolean answer = !completionOrUsageChunk.path("choices").isEmpty()
+                    || !completionOrUsageChunk.path("data").isEmpty() || completionOrUsageChunk.path("output").isArray();
+            answered = answer ? completionOrUsageChunk : null;
         }
 
         JsonNode answer(String model) {

@@ -63,9 +63,11 @@ public class UpstreamRouter {
     public Uni<UpstreamReply> forward(ObjectNode body, String model, String backend, UpstreamApi api, String requestId,
             UsageSink usage) {
         boolean stream = body.path("stream").asBoolean(false);
-        boolean clientWantsUsage = stream && body.path("stream_options").isObject()
+        // a Responses stream has no usage chunk to add or drop: its usage is inside its last event
+        boolean addsUsageChunk = stream && api != UpstreamApi.RESPONSES;
+        boolean clientWantsUsage = !addsUsageChunk || body.path("stream_options").isObject()
                 && body.path("stream_options").path("include_usage").asBoolean(true);
-        if (stream) {
+        if (addsUsageChunk) {
             ObjectNode options = body.path("stream_options").isObject()
                     ? (ObjectNode) body.get("stream_options") : body.putObject("stream_options");
             options.put("include_usage", true);
@@ -286,7 +288,10 @@ public class UpstreamRouter {
 
     /** Where the relay reports the usage it saw, whether the request failed, and where its time went. */
     public interface UsageSink {
-        /** A non-streamed completion, or a stream's usage chunk: its {@code id} and {@code usage}, as the upstream sent them. */
+        /**
+         * A non-streamed completion or Response, a stream's usage chunk or the Response of its last event: its
+         * {@code id} and {@code usage}, as the upstream sent them.
+         */
         void count(JsonNode completionOrUsageChunk);
 
         void failed();

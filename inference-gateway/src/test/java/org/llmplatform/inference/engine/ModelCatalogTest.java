@@ -54,6 +54,11 @@ class ModelCatalogTest {
         }
 
         @Override
+        public Responses responses() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public String defaultProjectName() {
             return "inference";
         }

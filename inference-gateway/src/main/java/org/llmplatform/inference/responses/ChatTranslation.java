@@ -1,0 +1,157 @@
+package org.llmplatform.inference.responses;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * A Responses request as the chat completion that answers it, for the embedded engine and the upstreams that speak
+ * only the chat wire (docs/inference-gateway.md#the-responses-api): {@code instructions} become the first system
+ * message, message items messages ({@code developer} as {@code system}, text parts joined), {@code function_call}
+ * items an assistant message's {@code tool_calls} and {@code function_call_output} items {@code tool} messages;
+ * function tools become chat tools, {@code text.format} the {@code response_format}, {@code max_output_tokens}
+ * {@code max_tokens}. Items and tools the chat wire cannot carry (reasoning, the built-in tools) are left out.
+ */
+final class ChatTranslation {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private ChatTranslation() {
+    }
+
+    /** {@code conversation}: the items of the responses it continues, then its own input. */
+    static ObjectNode toChat(ResponsesRequest request, List<JsonNode> conversation) {
+        ObjectNode chat = NODES.objectNode().put("model", request.model());
+        ArrayNode messages = chat.putArray("messages");
+        JsonNode instructions = request.field("instructions");
+        if (instructions != null) {
+            messages.addObject().put("role", "system").put("content", instructions.textValue());
+        }
+        for (JsonNode item : conversation) {
+            addItem(messages, item);
+        }
+        copy(request, "max_output_tokens", chat, "max_tokens");
+        copy(request, "temperature", chat, "temperature");
+        copy(request, "top_p", chat, "top_p");
+        copy(request, "user", chat, "user");
+        copy(request, "parallel_tool_calls", chat, "parallel_tool_calls");
+        JsonNode effort = request.body().path("reasoning").path("effort");
+        if (effort.isTextual()) {
+            chat.put("reasoning_effort", effort.textValue());
+        }
+        tools(request, chat);
+        responseFormat(request, chat);
+        if (request.stream()) {
+            chat.put("stream", true);
+            chat.putObject("stream_options").put("include_usage", true);
+        }
+        return chat;
+    }
+
+    private static void addItem(ArrayNode messages, JsonNode item) {
+        switch (item.path("type").asText("message")) {
+            case "message" -> {
+                String role = item.path("role").asText();
+                messages.addObject().put("role", "developer".equals(role) ? "system" : role)
+                        .put("content", text(item.get("content"), "input[].content"));
+            }
+            case "function_call" -> {
+                ObjectNode call = NODES.objectNode().put("id", item.path("call_id").asText()).put("type", "function");
+                call.putObject("function").put("name", item.path("name").asText())
+                        .put("arguments", item.path("arguments").asText());
+                JsonNode last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+                if (last != null && last.path("tool_calls").isArray()) {
+                    ((ArrayNode) last.get("tool_calls")).add(call);
+                } else {
+                    ObjectNode assistant = messages.addObject().put("role", "assistant");
+                    assistant.putNull("content");
+                    assistant.putArray("tool_calls").add(call);
+                }
+            }
+            case "function_call_output" -> messages.addObject().put("role", "tool")
+                    .put("tool_call_id", item.path("call_id").asText())
+                    .put("content", text(item.get("output"), "input[].output"));
+            case "item_reference" -> throw ResponsesRequestParser.invalid("invalid_value", "input",
+                    "Item references are not supported by this model: send the item itself.");
+            default -> {
+                // reasoning items and the built-in tools' calls have no chat form
+            }
+        }
+    }
+
+    /** A string, or the text of content parts joined; a part that is not text cannot be translated. */
+    private static String text(JsonNode content, String param) {
+        if (content == null || content.isNull()) {
+            return "";
+        }
+        if (content.isTextual()) {
+            return content.textValue();
+        }
+        StringBuilder text = new StringBuilder();
+        for (JsonNode part : content) {
+            String type = part.path("type").asText();
+            switch (type) {
+                case "input_text", "output_text", "text" -> text.append(part.path("text").asText());
+                case "refusal" -> text.append(part.path("refusal").asText());
+                default -> throw ResponsesRequestParser.invalid("invalid_value", param, "Content of type '" + type
+                        + "' is not supported by this model; it reads text only.");
+            }
+        }
+        return text.toString();
+    }
+
+    /** Function tools as chat tools; {@code tool_choice} {@code auto} is the chat default and left out. */
+    private static void tools(ResponsesRequest request, ObjectNode chat) {
+        JsonNode tools = request.field("tools");
+        ArrayNode functions = NODES.arrayNode();
+        if (tools != null) {
+            for (JsonNode tool : tools) {
+                if ("function".equals(tool.path("type").asText())) {
+                    ObjectNode function = functions.addObject().put("type", "function").putObject("function");
+                    function.put("name", tool.path("name").asText());
+                    for (String field : List.of("description", "parameters", "strict")) {
+                        if (tool.hasNonNull(field)) {
+                            function.set(field, tool.get(field));
+                        }
+                    }
+                }
+            }
+        }
+        if (!functions.isEmpty()) {
+            chat.set("tools", functions);
+        }
+        JsonNode choice = request.field("tool_choice");
+        if (choice != null && !"auto".equals(choice.asText())) {
+            if (!(choice.isTextual() && "none".equals(choice.textValue()))) {
+                throw ResponsesRequestParser.invalid("invalid_value", "tool_choice",
+                        "tool_choice '" + (choice.isTextual() ? choice.textValue() : choice.path("type").asText())
+                                + "' is not supported by this model: use 'auto' or 'none'.");
+            }
+            chat.put("tool_choice", "none");
+        }
+    }
+
+    private static void responseFormat(ResponsesRequest request, ObjectNode chat) {
+        JsonNode format = request.body().path("text").path("format");
+        String type = format.path("type").asText("text");
+        if ("json_object".equals(type)) {
+            chat.putObject("response_format").put("type", "json_object");
+        } else if ("json_schema".equals(type)) {
+            ObjectNode schema = chat.putObject("response_format").put("type", "json_schema").putObject("json_schema");
+            for (String field : List.of("name", "description", "schema", "strict")) {
+                if (format.hasNonNull(field)) {
+                    schema.set(field, format.get(field));
+                }
+            }
+        }
+    }
+
+    private static void copy(ResponsesRequest request, String field, ObjectNode chat, String chatField) {
+        JsonNode value = request.field(field);
+        if (value != null) {
+            chat.set(chatField, value);
+        }
+    }
+}
