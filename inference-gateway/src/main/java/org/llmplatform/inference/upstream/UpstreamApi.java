@@ -1,23 +1,25 @@
 package org.llmplatform.inference.upstream;
 
+import org.llmplatform.model.events.UsageRecord;
+
 /**
  * The OpenAI-compatible APIs relayed to upstreams: the path under the upstream's base URL, the prefix of the id a
  * usage record gets, and the {@code object} of the answer a record carries for a stream.
  */
 public enum UpstreamApi {
-    CHAT("/chat/completions", "chatcmpl-", "chat.completion"),
-    COMPLETIONS("/completions", "cmpl-", "text_completion"),
-    EMBEDDINGS("/embeddings", "embd-", "list"),
+    CHAT("/chat/completions", UsageRecord.Api.CHAT_COMPLETIONS, "chat.completion"),
+    COMPLETIONS("/completions", UsageRecord.Api.COMPLETIONS, "text_completion"),
+    EMBEDDINGS("/embeddings", UsageRecord.Api.EMBEDDINGS, "list"),
     /** Relayed only to an upstream that speaks the Responses API itself ({@code wire=responses}). */
-    RESPONSES("/responses", "resp-", "response");
+    RESPONSES("/responses", UsageRecord.Api.RESPONSES, "response");
 
     private final String path;
     private final String idPrefix;
     private final String object;
 
-    UpstreamApi(String path, String idPrefix, String object) {
+    UpstreamApi(String path, UsageRecord.Api recorded, String object) {
         this.path = path;
-        this.idPrefix = idPrefix;
+        this.idPrefix = recorded.idPrefix();
         this.object = object;
     }
 

@@ -77,6 +77,48 @@ public record UsageRecord(
                 endedAt, weaveCallId, null, null, null, null);
     }
 
+    /**
+     * The API a request came through, named by the prefix of its request id as OpenAI's ids name theirs; an id
+     * without one of these prefixes (records from before the other APIs) is a chat completion's.
+     */
+    public enum Api {
+        CHAT_COMPLETIONS("chatcmpl-", "chat.completions"),
+        COMPLETIONS("cmpl-", "completions"),
+        EMBEDDINGS("embd-", "embeddings"),
+        RESPONSES("resp-", "responses");
+
+        private final String idPrefix;
+        private final String path;
+
+        Api(String idPrefix, String path) {
+            this.idPrefix = idPrefix;
+            this.path = path;
+        }
+
+        /** What the gateway puts before a request id of this API. */
+        public String idPrefix() {
+            return idPrefix;
+        }
+
+        /** The API's path under {@code /v1/}. */
+        public String path() {
+            return path;
+        }
+
+        public static Api of(String requestId) {
+            for (Api api : values()) {
+                if (requestId != null && requestId.startsWith(api.idPrefix)) {
+                    return api;
+                }
+            }
+            return CHAT_COMPLETIONS;
+        }
+    }
+
+    public Api api() {
+        return Api.of(requestId);
+    }
+
     public long totalTokens() {
         return promptTokens + completionTokens;
     }

@@ -55,4 +55,14 @@ class UsageRecordTest {
         assertEquals("short", UsageRecord.withinLimit(JSON.createObjectNode().put("content", "short")).path("content").asText());
         assertNull(UsageRecord.withinLimit(null));
     }
+
+    @Test
+    void theRequestIdsPrefixNamesTheApi() {
+        assertEquals(UsageRecord.Api.CHAT_COMPLETIONS, UsageRecord.Api.of("chatcmpl-1"));
+        assertEquals(UsageRecord.Api.COMPLETIONS, UsageRecord.Api.of("cmpl-1"));
+        assertEquals(UsageRecord.Api.EMBEDDINGS, UsageRecord.Api.of("embd-1"));
+        assertEquals(UsageRecord.Api.RESPONSES, UsageRecord.Api.of("resp-1"));
+        assertEquals(UsageRecord.Api.CHAT_COMPLETIONS, UsageRecord.Api.of("req-1"));
+        assertEquals(UsageRecord.Api.CHAT_COMPLETIONS, UsageRecord.Api.of(null));
+    }
 }

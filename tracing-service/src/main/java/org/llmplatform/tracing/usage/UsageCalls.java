@@ -25,9 +25,10 @@ import org.llmplatform.tracing.calls.CompletionCalls;
 import org.llmplatform.tracing.completions.CompletionService;
 
 /**
- * Records each chat completion the inference gateway reports as a finished call in the caller's
- * project, with {@code summary.usage} keyed by model, the request as its inputs and the answer as its output (as a
- * client-side tracer records an openai call). One completion is one call: when a client traced it too (its call's
+ * Records each request the inference gateway reports as a finished call in the caller's project, named
+ * {@code inference.} and the API's path (chat completions, legacy completions, embeddings, relayed Responses), with
+ * {@code summary.usage} keyed by model, the request as its inputs and the answer as its output (as a client-side
+ * tracer records an openai call). One completion is one call: when a client traced it too (its call's
  * output is the completion, with the id the record names), the client's call is that completion's, and the
  * gateway's is not written or is dropped, whichever came first ({@link CompletionCalls}). A request the gateway
  * refused before any model ran it is counted by the gateway's usage totals and is no call: a client that traces
@@ -41,7 +42,11 @@ import org.llmplatform.tracing.completions.CompletionService;
 @ApplicationScoped
 public class UsageCalls {
 
-    static final String OP_NAME = "inference.chat.completions";
+    /** The op name of a call recording a request of {@code api}: {@code inference.embeddings} for embeddings */
+    static String opName(UsageRecord.Api api) {
+        return "inference." + api.path();
+    }
+
     static final String SOURCE = "inference-gateway";
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -109,7 +114,7 @@ public class UsageCalls {
                     : usage.requestId();
             links.putIfAbsent(projectId + '\n' + completionId, new CompletionCalls.Link(projectId, completionId, id));
             ObjectNode attributes = NODES.objectNode().put("source", SOURCE).put("request_id", usage.requestId());
-            starts.add(CallStartRow.serverMade(projectId, id, id, OP_NAME, utc(usage.startedAt()),
+            starts.add(CallStartRow.serverMade(projectId, id, id, opName(usage.api()), utc(usage.startedAt()),
                     attributes.toString(), inputs(usage).toString(), usage.userId()));
             ends.add(new CallEndRow(projectId, id, utc(usage.endedAt()), exception(usage),
                     usage.response() == null ? null : usage.response().toString(), List.of(),

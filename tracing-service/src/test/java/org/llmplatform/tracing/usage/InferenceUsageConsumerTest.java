@@ -77,6 +77,19 @@ class InferenceUsageConsumerTest {
     }
 
     @Test
+    void eachApiIsACallNamedAfterIt() throws Exception {
+        Map<String, String> opNames = Map.of("cmpl-", "inference.completions", "embd-", "inference.embeddings",
+                "resp-", "inference.responses", "chatcmpl-", "inference.chat.completions");
+        for (Map.Entry<String, String> api : opNames.entrySet()) {
+            String requestId = api.getKey() + UUID.randomUUID();
+            produce(project, json.writeValueAsString(usage(requestId, "success")));
+            awaitCall(UsageCalls.callId(requestId, STARTED))
+                    .body("call.op_name", equalTo(api.getValue()))
+                    .body("call.summary.usage.tiny-llama.total_tokens", equalTo(42));
+        }
+    }
+
+    @Test
     void aFailedCompletionIsAnErroredCallAndARedeliveryChangesNothing() throws Exception {
         String requestId = "req-" + UUID.randomUUID();
         String record = json.writeValueAsString(usage(requestId, "error"));
