@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import org.llmplatform.support.body.FieldLimits;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.query.InvalidQueryException;
 
 /**

@@ -26,7 +26,6 @@ import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryRes;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryStatsReq;
 import org.llmplatform.tracing.calls.CallQueryEnvelopes.CallsQueryStatsRes;
 import org.llmplatform.tracing.http.JsonLinesBody;
-import org.llmplatform.tracing.refs.CallExpansion;
 
 /** The {@code /calls/*} endpoints: delete, stream_query (JSON Lines), the hidden query, query_stats and op_names (ours). */
 @Path("/calls")

@@ -18,10 +18,10 @@ import org.jboss.resteasy.reactive.RestMulti;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.model.auth.ApiKeys;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.completions.CompletionService.CompletionRequest;
 import org.llmplatform.tracing.completions.CompletionService.CompletionsCreated;
 import org.llmplatform.tracing.http.JsonLinesBody;
-import org.llmplatform.tracing.http.StrictRequest;
 
 /** {@code /completions/create} (JSON) and {@code /completions/create_stream} (JSON Lines). */
 @Path("/completions")

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.common.Timestamps;
 import org.llmplatform.tracing.costs.CostService.NewPrice;
-import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.query.RowsQuery;
 import org.llmplatform.tracing.query.SortBy;
 

@@ -5,7 +5,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
-import org.llmplatform.tracing.query.CostFields;
 import org.llmplatform.tracing.query.JsonRows;
 import org.llmplatform.tracing.query.QuerySql;
 import org.llmplatform.tracing.query.RowsQuery;

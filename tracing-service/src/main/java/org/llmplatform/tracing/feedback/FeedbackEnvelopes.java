@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.feedback.FeedbackService.FeedbackCreated;
-import org.llmplatform.tracing.http.StrictRequest;
 import org.llmplatform.tracing.query.RowsQuery;
 import org.llmplatform.tracing.query.SortBy;
 

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.llmplatform.tracing.common.RefusedWriteException;
-import org.llmplatform.tracing.query.FeedbackFields;
 import org.llmplatform.tracing.query.JsonRows;
 import org.llmplatform.tracing.query.QuerySql;
 import org.llmplatform.tracing.query.RowsQuery;

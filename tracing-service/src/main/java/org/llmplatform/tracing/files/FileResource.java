@@ -17,8 +17,8 @@ import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.files.FileService.Upload;
-import org.llmplatform.tracing.http.StrictRequest;
 
 /** {@code /file/create} and {@code /file/content}, and the {@code /files/*} spellings the Python client uses. */
 @Path("/")

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quarkus.jackson.ObjectMapperCustomizer;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import org.llmplatform.tracing.common.StrictRequest;
 
 /**
  * Unknown keys are ignored everywhere (Quarkus' default, which the lenient insert payloads rely on)

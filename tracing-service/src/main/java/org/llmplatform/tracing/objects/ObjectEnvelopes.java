@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.query.Page;
 import org.llmplatform.tracing.query.SortBy;
 

@@ -15,7 +15,7 @@ public sealed interface SqlValue {
      * {@code wholeDocument}: the path is empty, so {@code $contains} searches the document's JSON text.
      */
     record JsonPath(String documentSql, String pathSql, boolean wholeDocument) implements SqlValue {
-        JsonPath(String documentSql, String pathSql) {
+        public JsonPath(String documentSql, String pathSql) {
             this(documentSql, pathSql, false);
         }
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.query.SortBy;
 
 /** The request and response shapes of {@code /annotation_queues} (Weave's {@code AnnotationQueue*} models). */

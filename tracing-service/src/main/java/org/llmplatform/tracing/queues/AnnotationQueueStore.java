@@ -16,8 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.llmplatform.support.ids.Uuids;
-import org.llmplatform.tracing.common.Cursors;
 import org.llmplatform.tracing.common.Timestamps;
+import org.llmplatform.tracing.query.Cursors;
 import org.llmplatform.tracing.query.SqlStatement;
 
 /** The SQL over {@code tracing.annotation_queues}, {@code annotation_queue_items} and their progress rows. */

@@ -6,20 +6,13 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.common.StoredJson;
-import org.llmplatform.tracing.objects.ObjectStore;
-import org.llmplatform.tracing.objects.ObjectVersion;
-import org.llmplatform.tracing.objects.VersionSelector;
 import org.llmplatform.tracing.refs.ParsedRef.Edge;
 import org.llmplatform.tracing.refs.ParsedRef.Kind;
-import org.llmplatform.tracing.tables.TableStore;
 
 /**
  * Resolves object and op refs (docs/tracing-service.md#ref-resolution): the root version by name and digest, then the extra
@@ -43,13 +36,13 @@ public class RefResolver {
         }
     }
 
-    private final ObjectStore objects;
-    private final TableStore tables;
+    private final RefRoots roots;
+    private final TableRows tables;
     private final CurrentPrincipal caller;
     private final ObjectMapper json;
 
-    public RefResolver(ObjectStore objects, TableStore tables, CurrentPrincipal caller, ObjectMapper json) {
-        this.objects = objects;
+    public RefResolver(RefRoots roots, TableRows tables, CurrentPrincipal caller, ObjectMapper json) {
+        this.roots = roots;
         this.tables = tables;
         this.caller = caller;
         this.json = json;
@@ -94,36 +87,9 @@ public class RefResolver {
         });
     }
 
-    /** The root versions of object/op refs, positionally; one query per project for content digests. */
+    /** The root versions of object/op refs, positionally. */
     public Uni<List<Root>> roots(List<ParsedRef> refs) {
-        Map<String, List<String>> digestsByProject = new LinkedHashMap<>();
-        for (ParsedRef ref : refs) {
-            if (VersionSelector.of(ref.version()).digest() != null) {
-                digestsByProject.computeIfAbsent(ref.projectId(), project -> new ArrayList<>()).add(ref.version());
-            }
-        }
-        List<Uni<List<ObjectVersion>>> lookups = new ArrayList<>();
-        digestsByProject.forEach((project, digests) -> lookups.add(objects.findByDigests(project, digests)));
-        Uni<Map<String, ObjectVersion>> byKey = lookups.isEmpty() ? Uni.createFrom().item(Map.of())
-                : Uni.join().all(lookups).andFailFast().map(found -> {
-                    Map<String, ObjectVersion> versions = new HashMap<>();
-                    found.forEach(list -> list.forEach(version -> versions.merge(
-                            key(version.projectId(), version.objectId(), version.digest()), version, RefResolver::newer)));
-                    return versions;
-                });
-        return byKey.chain(versions -> {
-            List<Uni<Root>> roots = new ArrayList<>(refs.size());
-            for (ParsedRef ref : refs) {
-                VersionSelector selector = VersionSelector.of(ref.version());
-                if (selector.digest() != null) {
-                    roots.add(Uni.createFrom().item(root(ref, versions.get(key(ref.projectId(), ref.name(), ref.version())))));
-                } else {
-                    roots.add(objects.find(ref.projectId(), ref.name(), selector.condition(), selector.conditionValue())
-                            .map(found -> root(ref, found.isEmpty() ? null : found.get(0))));
-                }
-            }
-            return roots.isEmpty() ? Uni.createFrom().item(List.<Root>of()) : Uni.join().all(roots).andFailFast();
-        });
+        return roots.roots(refs);
     }
 
     /**
@@ -183,23 +149,5 @@ public class RefResolver {
             throw ApiException.badRequest("Invalid ref: index '" + index + "' is not an integer");
         }
         return value != null && value.isArray() && position >= 0 && position < value.size() ? value.get(position) : null;
-    }
-
-    private Root root(ParsedRef ref, ObjectVersion version) {
-        if (version == null) {
-            return new Root.Missing("Obj " + ref.name() + ":" + ref.version() + " not found");
-        }
-        if (version.deleted()) {
-            return new Root.Deleted();
-        }
-        return new Root.Found(StoredJson.parse(json, version.valDump()));
-    }
-
-    private static ObjectVersion newer(ObjectVersion a, ObjectVersion b) {
-        return a.createdAt().isAfter(b.createdAt()) ? a : b;
-    }
-
-    private static String key(String projectId, String objectId, String digest) {
-        return projectId + "\n" + objectId + "\n" + digest;
     }
 }

@@ -13,7 +13,7 @@ import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 
 /** {@code /refs/read_batch}: the values of up to 1,000 object and op refs, in order. */
 @Path("/refs")

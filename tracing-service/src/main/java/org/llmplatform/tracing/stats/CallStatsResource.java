@@ -14,7 +14,7 @@ import java.util.List;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallFilter;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 
 /** {@code POST /calls/stats}: calls and their LLM usage counted in time buckets (docs/tracing-service.md#call-stats). */
 @Path("/calls/stats")

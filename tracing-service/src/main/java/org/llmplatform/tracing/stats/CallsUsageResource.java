@@ -17,7 +17,7 @@ import org.llmplatform.support.body.BodyChecks.Limit;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallFilter;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 
 /** {@code POST /calls/usage}: each requested call with its whole trace's usage below it (docs/tracing-service.md#usage-roll-up). */
 @Path("/calls/usage")

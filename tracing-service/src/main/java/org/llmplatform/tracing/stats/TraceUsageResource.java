@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallFilter;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 
 /** {@code POST /trace/usage}: every call the filter and query keep, with its descendants' usage (docs/tracing-service.md#usage-roll-up). */
 @Path("/trace/usage")

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import org.llmplatform.support.error.ApiException;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 import org.llmplatform.tracing.query.SortBy;
 import org.llmplatform.tracing.tables.TableService.RowSchema;
 import org.llmplatform.tracing.tables.TableService.TableEdit;

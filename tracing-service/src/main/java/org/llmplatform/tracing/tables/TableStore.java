@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.llmplatform.tracing.common.Cursors;
+import org.llmplatform.tracing.query.Cursors;
 import org.llmplatform.tracing.query.InvalidQueryException;
 import org.llmplatform.tracing.query.Page;
 import org.llmplatform.tracing.query.SqlStatement;

@@ -7,7 +7,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.llmplatform.tracing.common.Cursors;
+import org.llmplatform.tracing.query.Cursors;
 import org.llmplatform.tracing.query.InvalidQueryException;
 import org.llmplatform.tracing.query.SortKey;
 import org.llmplatform.tracing.query.SqlParams;

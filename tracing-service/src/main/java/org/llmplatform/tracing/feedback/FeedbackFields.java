@@ -1,8 +1,14 @@
-package org.llmplatform.tracing.query;
+package org.llmplatform.tracing.feedback;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.llmplatform.tracing.query.FieldPaths;
+import org.llmplatform.tracing.query.InvalidQueryException;
+import org.llmplatform.tracing.query.RowTable;
+import org.llmplatform.tracing.query.SqlParams;
+import org.llmplatform.tracing.query.SqlType;
+import org.llmplatform.tracing.query.SqlValue;
 import org.llmplatform.tracing.query.SqlValue.Column;
 import org.llmplatform.tracing.query.SqlValue.JsonPath;
 
@@ -31,7 +37,7 @@ public final class FeedbackFields implements RowTable {
         if (name.equals("created_at")) {
             return new Column("f.created_at", SqlType.TIMESTAMP);
         }
-        List<String> path = CallFields.splitPath(name);
+        List<String> path = FieldPaths.split(name);
         if (path.get(0).equals("payload")) {
             return new JsonPath("f.payload", params.bind(path.subList(1, path.size()).toArray(String[]::new), "text[]"));
         }
@@ -68,7 +74,7 @@ public final class FeedbackFields implements RowTable {
         if (COLUMNS.contains(name)) {
             return "to_jsonb(f." + name + ")";
         }
-        List<String> path = CallFields.splitPath(name);
+        List<String> path = FieldPaths.split(name);
         if (path.get(0).equals("payload")) {
             return "(f.payload #> " + params.bind(path.subList(1, path.size()).toArray(String[]::new), "text[]") + ")";
         }

@@ -1,8 +1,13 @@
-package org.llmplatform.tracing.query;
+package org.llmplatform.tracing.costs;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.llmplatform.tracing.query.InvalidQueryException;
+import org.llmplatform.tracing.query.RowTable;
+import org.llmplatform.tracing.query.SqlParams;
+import org.llmplatform.tracing.query.SqlType;
+import org.llmplatform.tracing.query.SqlValue;
 import org.llmplatform.tracing.query.SqlValue.Column;
 
 /** The fields of {@code tracing.llm_token_prices p} as {@code /cost/query} names them (docs/tracing-service.md#feedback-and-cost-fields). */

@@ -1,12 +1,18 @@
-package org.llmplatform.tracing.query;
+package org.llmplatform.tracing.calls;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.llmplatform.tracing.query.Expr;
+import org.llmplatform.tracing.query.FieldPaths;
+import org.llmplatform.tracing.query.FieldResolver;
+import org.llmplatform.tracing.query.InvalidQueryException;
+import org.llmplatform.tracing.query.SqlParams;
+import org.llmplatform.tracing.query.SqlType;
+import org.llmplatform.tracing.query.SqlValue;
 import org.llmplatform.tracing.query.SqlValue.Column;
 import org.llmplatform.tracing.query.SqlValue.JsonPath;
 
@@ -112,7 +118,7 @@ public final class CallFields implements FieldResolver {
         if (feedback.matches()) {
             return feedbackField(field, feedback.group(1), feedback.group(2), params);
         }
-        List<String> path = splitPath(name);
+        List<String> path = FieldPaths.split(name);
         if (JSON_ROOTS.contains(path.get(0))) {
             return jsonPath(path, params);
         }
@@ -156,7 +162,7 @@ public final class CallFields implements FieldResolver {
         if (rest.equals("runnable_ref")) {
             return new Column(latest.formatted("runnable_ref"), SqlType.TEXT);
         }
-        List<String> path = splitPath(rest);
+        List<String> path = FieldPaths.split(rest);
         if (!path.get(0).equals("payload")) {
             throw notAllowed(field);
         }
@@ -181,26 +187,6 @@ public final class CallFields implements FieldResolver {
 
     public static boolean neverNull(String field) {
         return NEVER_NULL.contains(field);
-    }
-
-    /** Splits on dots, except a backslash-escaped dot, which belongs to the key ({@code metrics\.run}). */
-    public static List<String> splitPath(String field) {
-        List<String> parts = new ArrayList<>();
-        StringBuilder part = new StringBuilder();
-        for (int i = 0; i < field.length(); i++) {
-            char next = field.charAt(i);
-            if (next == '\\' && i + 1 < field.length() && field.charAt(i + 1) == '.') {
-                part.append('.');
-                i++;
-            } else if (next == '.') {
-                parts.add(part.toString());
-                part.setLength(0);
-            } else {
-                part.append(next);
-            }
-        }
-        parts.add(part.toString());
-        return parts;
     }
 
     public static InvalidQueryException notAllowed(String field) {

@@ -1,4 +1,4 @@
-package org.llmplatform.tracing.http;
+package org.llmplatform.tracing.common;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

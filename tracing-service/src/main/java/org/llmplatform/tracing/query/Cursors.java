@@ -1,4 +1,4 @@
-package org.llmplatform.tracing.common;
+package org.llmplatform.tracing.query;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -7,7 +7,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
-import org.llmplatform.tracing.query.SqlStatement;
 
 /**
  * Streams a query's rows through a server-side cursor with back-pressure: PostgreSQL is read only as

@@ -1,4 +1,4 @@
-package org.llmplatform.tracing.refs;
+package org.llmplatform.tracing.calls;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,9 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.llmplatform.tracing.calls.CallSchema;
 import org.llmplatform.tracing.common.StoredJson;
-import org.llmplatform.tracing.query.CallFields;
+import org.llmplatform.tracing.refs.ParsedRef;
+import org.llmplatform.tracing.refs.RefResolver;
 import org.llmplatform.tracing.refs.RefResolver.Root;
 
 /**
