@@ -302,6 +302,7 @@ class FeedbackApiTest {
         for (Object[] score : new Object[][] {{"c1", 0.2}, {"c2", 0.9}}) {
             Map<String, Object> runnable = feedback((String) score[0], scorerType, Map.of("output", Map.of("score", score[1])));
             runnable.put("runnable_ref", "weave:///" + client.project + "/object/my_scorer:abc");
+            runnable.put("scorer_ratings", Map.of("_rating_", score[1]));
             client.post("/feedback/create", runnable).statusCode(200);
         }
         client.post("/feedback/create", feedback("c1", "wandb.note.1", Map.of("note", "first"))).statusCode(200);
@@ -309,6 +310,10 @@ class FeedbackApiTest {
         List<Map<String, Object>> calls = client.query(Map.of("include_feedback", true));
         assertEquals(2, feedbackOf(calls.get(0)).size());
         assertEquals("wandb.runnable.my_scorer", feedbackOf(calls.get(0)).get(0).get("feedback_type"));
+        // The reference's calls hydration asks for the scorer columns, not the span ones.
+        Map<String, Object> scored = feedbackOf(calls.get(0)).get(0);
+        assertEquals(List.of(List.of(), Map.of("_rating_", 0.2), Map.of(), false), List.of(scored.get("scorer_tags"),
+                scored.get("scorer_ratings"), scored.get("scorer_rating_reasons"), scored.containsKey("span_agent_name")));
         assertEquals(List.of(), feedbackOf(calls.get(2)));
         assertEquals(null, CallQueryApiTest.weave(client.query(Map.of()).get(0)).get("feedback"));
 
