@@ -10,15 +10,31 @@ import org.llmplatform.tracing.query.SqlStatement;
 import org.llmplatform.tracing.stats.StatsMetric;
 
 /**
- * {@code feedback/aggregate} checked and made SQL (docs/tracing-service.md#feedback-stats). This server keeps no
- * scorer tags, ratings nor agent-span fields on feedback (feedback create refuses them), so every row reads as the
- * reference's defaults: no tags, no ratings, {@code span_agent_name} and {@code span_agent_version} empty,
- * {@code span_status_code} {@code UNSET}.
+ * {@code feedback/aggregate} checked and made SQL (docs/tracing-service.md#feedback-stats): the reference's
+ * {@code feedback_agg_query_builder} over the stored scorer and span columns.
  */
 record FeedbackAggregateQuery(String projectId, FeedbackAggregateReq request) {
 
     static final List<String> GROUP_BY = List.of("scorer_id", "span_agent_name", "span_agent_version", "span_status_code");
     static final List<String> SPAN_TYPES = List.of("agent_turn", "agent_conversation");
+
+    /** The scorer_ratings key agent monitors score under; the rating filter reads it. */
+    private static final String RATING_KEY = "_rating_";
+
+    /** Per group: each tag's rows (a tag twice in a row counts twice, as ClickHouse's sumMap). */
+    private static final String TAG_COUNTS = """
+            (SELECT coalesce(jsonb_object_agg(tagged.tag, tagged.n), '{}') FROM (SELECT tag, count(*) AS n
+                FROM jsonb_array_elements(jsonb_agg(to_jsonb(f.scorer_tags))) AS row_tags(tags),
+                    jsonb_array_elements_text(row_tags.tags) AS tag GROUP BY tag) tagged)""";
+
+    /** Per group: each rating's sum and count of values, as one object {@code {name: [sum, count]}}. */
+    private static final String RATINGS = """
+            (SELECT coalesce(jsonb_object_agg(rated.key, jsonb_build_array(rated.total, rated.n)), '{}') FROM (
+                SELECT rating.key, sum(rating.value::text::float8) AS total, count(*) AS n
+                FROM jsonb_array_elements(jsonb_agg(f.scorer_ratings)) AS row_ratings(ratings),
+                    jsonb_each(row_ratings.ratings) AS rating GROUP BY rating.key) rated)""";
+
+    private static final String SCORED = "count(*) FILTER (WHERE cardinality(f.scorer_tags) > 0 OR f.scorer_ratings <> '{}')";
 
     /** The request's fields checked as the reference's model checks them (422 naming the field). */
     static FeedbackAggregateQuery checked(String projectId, FeedbackAggregateReq request) {
@@ -63,6 +79,9 @@ record FeedbackAggregateQuery(String projectId, FeedbackAggregateReq request) {
             keys.add(dimension);
         }
         select.add("count(*) AS total_count");
+        select.add(SCORED + " AS scored_count");
+        select.add(TAG_COUNTS + " AS tag_counts");
+        select.add(RATINGS + " AS ratings");
         String sql = "SELECT " + String.join(", ", select) + " FROM tracing.feedback f WHERE " + whereSql(params);
         if (!keys.isEmpty()) {
             // The reference orders by bucket alone when bucketed; the groups within a bucket follow in byte order here.
@@ -79,23 +98,31 @@ record FeedbackAggregateQuery(String projectId, FeedbackAggregateReq request) {
         anyOf(conditions, request.monitorIds(), value -> objectIdMatches("f.trigger_ref", value, params));
         anyOf(conditions, request.scorerIds(), value -> objectIdMatches("f.runnable_ref", value, params));
         if (!orEmpty(request.spanAgentNames()).isEmpty()) {
-            conditions.add("'' = ANY(" + params.bind(request.spanAgentNames().toArray(String[]::new), "text[]") + ")");
+            conditions.add("f.span_agent_name = ANY(" + params.bind(request.spanAgentNames().toArray(String[]::new), "text[]")
+                    + ")");
         }
         anyOf(conditions, request.spanTypes(),
                 value -> "split_part(f.weave_ref, '/', -2) = " + params.bind(value, "text"));
-        if (!orEmpty(request.tags()).isEmpty() || request.ratingMin() != null || request.ratingMax() != null) {
-            // No row carries a tag or a _rating_ here.
-            conditions.add("false");
+        if (!orEmpty(request.tags()).isEmpty()) {
+            conditions.add("f.scorer_tags && " + params.bind(request.tags().toArray(String[]::new), "text[]"));
+        }
+        if (request.ratingMin() != null || request.ratingMax() != null) {
+            // Only rows that carry a _rating_: tag-only rows drop out.
+            String key = params.bind(RATING_KEY, "text");
+            conditions.add("f.scorer_ratings ? " + key);
+            String rating = "(f.scorer_ratings ->> " + key + ")::float8";
+            if (request.ratingMin() != null) {
+                conditions.add(rating + " >= " + params.bind(request.ratingMin(), "float8"));
+            }
+            if (request.ratingMax() != null) {
+                conditions.add(rating + " <= " + params.bind(request.ratingMax(), "float8"));
+            }
         }
         return String.join(" AND ", conditions);
     }
 
     private static String dimensionSql(String dimension) {
-        return switch (dimension) {
-            case "scorer_id" -> objectId("f.runnable_ref");
-            case "span_status_code" -> "'UNSET'::text";
-            default -> "''::text";
-        };
+        return dimension.equals("scorer_id") ? objectId("f.runnable_ref") : "f." + dimension;
     }
 
     /** A ref's object id: the name of its last path segment, before any {@code :digest}. */

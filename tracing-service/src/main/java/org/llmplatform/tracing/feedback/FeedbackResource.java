@@ -42,7 +42,12 @@ public class FeedbackResource {
             @Limit(field = "runnable_ref", max = FieldLimits.REF),
             @Limit(field = "call_ref", max = FieldLimits.REF),
             @Limit(field = "trigger_ref", max = FieldLimits.REF),
-            @Limit(field = "queue_id", max = FieldLimits.ID)})
+            @Limit(field = "queue_id", max = FieldLimits.ID),
+            @Limit(field = "span_agent_name", max = FieldLimits.NAME),
+            @Limit(field = "span_agent_version", max = FieldLimits.NAME),
+            @Limit(field = "span_conversation_id", max = FieldLimits.ID),
+            @Limit(field = "span_trace_id", max = FieldLimits.ID),
+            @Limit(field = "scorer_trace_id", max = FieldLimits.ID)})
     public Uni<FeedbackCreated> create(FeedbackCreateReq request) {
         return feedback.create(required(request).toNew());
     }
@@ -56,7 +61,12 @@ public class FeedbackResource {
             @Limit(field = "batch[].runnable_ref", max = FieldLimits.REF),
             @Limit(field = "batch[].call_ref", max = FieldLimits.REF),
             @Limit(field = "batch[].trigger_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].queue_id", max = FieldLimits.ID)})
+            @Limit(field = "batch[].queue_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].span_agent_name", max = FieldLimits.NAME),
+            @Limit(field = "batch[].span_agent_version", max = FieldLimits.NAME),
+            @Limit(field = "batch[].span_conversation_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].span_trace_id", max = FieldLimits.ID),
+            @Limit(field = "batch[].scorer_trace_id", max = FieldLimits.ID)})
     public Uni<FeedbackBatchCreateRes> createBatch(FeedbackBatchCreateReq request) {
         if (request == null || request.batch() == null) {
             throw ApiException.missingField("batch");
@@ -89,7 +99,12 @@ public class FeedbackResource {
             @Limit(field = "runnable_ref", max = FieldLimits.REF),
             @Limit(field = "call_ref", max = FieldLimits.REF),
             @Limit(field = "trigger_ref", max = FieldLimits.REF),
-            @Limit(field = "queue_id", max = FieldLimits.ID)})
+            @Limit(field = "queue_id", max = FieldLimits.ID),
+            @Limit(field = "span_agent_name", max = FieldLimits.NAME),
+            @Limit(field = "span_agent_version", max = FieldLimits.NAME),
+            @Limit(field = "span_conversation_id", max = FieldLimits.ID),
+            @Limit(field = "span_trace_id", max = FieldLimits.ID),
+            @Limit(field = "scorer_trace_id", max = FieldLimits.ID)})
     public Uni<FeedbackCreated> replace(FeedbackReplaceReq request) {
         return feedback.replace(required(request).feedbackId(), request.toNew());
     }

@@ -2,7 +2,7 @@ package org.llmplatform.tracing.feedback;
 
 import java.time.OffsetDateTime;
 
-/** A feedback row as stored; the payload travels as JSON text. */
+/** A feedback row as stored; the payload travels as JSON text, the scorer and span fields with their defaults. */
 public record FeedbackRow(
         String projectId,
         String id,
@@ -16,5 +16,6 @@ public record FeedbackRow(
         String runnableRef,
         String callRef,
         String triggerRef,
-        String queueId) {
+        String queueId,
+        ScorerFields scorer) {
 }

@@ -12,6 +12,8 @@ final class FeedbackRules {
     static final String NOTE = "wandb.note.1";
     static final String ANNOTATION_PREFIX = "wandb.annotation.";
     static final String RUNNABLE_PREFIX = "wandb.runnable.";
+    static final String AGENT_MONITOR = "wandb.agent_monitor";
+    static final String AGENT_USER_FEEDBACK = "wandb.agent_user_feedback";
     static final int MAX_NOTE_LENGTH = 1024;
     static final long MAX_PAYLOAD_LENGTH = 1 << 20;
 
@@ -19,22 +21,27 @@ final class FeedbackRules {
     private static final Pattern OBJECT_OR_OP_REF = Pattern.compile("weave:///[^/]+/[^/]+/(object|op)/([^/:]+):[^/:]+(/.*)?");
     private static final Pattern CALL_REF = Pattern.compile("weave:///[^/]+/[^/]+/call/[^/]+");
 
-    static ObjectNode check(NewFeedback feedback) {
+    /** {@code scorer}: the request's scorer and span fields with their defaults ({@link ScorerFields#checked}). */
+    static ObjectNode check(NewFeedback feedback, ScorerFields scorer) {
         if (!ANY_REF.matcher(feedback.weaveRef()).matches()) {
             throw ApiException.badRequest("Invalid weave_ref: " + feedback.weaveRef());
         }
         String type = feedback.feedbackType();
         boolean annotation = type.startsWith(ANNOTATION_PREFIX);
         boolean runnable = type.startsWith(RUNNABLE_PREFIX);
+        boolean agentMonitor = type.equals(AGENT_MONITOR);
         if (!annotation && feedback.annotationRef() != null) {
             throw ApiException.badRequest("annotation_ref is not allowed for non-annotation feedback");
         }
-        if (!runnable) {
+        if (agentMonitor) {
+            checkAgentMonitor(feedback);
+        } else if (!runnable) {
             notAllowedForNonRunnable("runnable_ref", feedback.runnableRef());
             notAllowedForNonRunnable("call_ref", feedback.callRef());
             notAllowedForNonRunnable("trigger_ref", feedback.triggerRef());
         }
-        checkScorerFields(feedback.scorer(), runnable);
+        checkScorerFields(scorer, runnable || agentMonitor || type.equals(AGENT_USER_FEEDBACK),
+                type.equals(AGENT_USER_FEEDBACK));
         ObjectNode payload = feedback.payload();
         if (type.equals(REACTION)) {
             payload = Reactions.process(payload);
@@ -51,20 +58,33 @@ final class FeedbackRules {
         return payload;
     }
 
-    /** The reference's rule for the scorer columns first, then what this server cannot keep. */
-    private static void checkScorerFields(ScorerFields scorer, boolean runnable) {
-        if (scorer == null) {
-            return;
-        }
-        if (scorer.scorerSet() && !runnable) {
+    /** The reference's rule: the scorer columns only on scorer feedback, and a user's agent feedback is its tag. */
+    private static void checkScorerFields(ScorerFields scorer, boolean allowed, boolean agentUserFeedback) {
+        if (scorer.scorerSet() && !allowed) {
             throw ApiException.badRequest("scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, "
                     + "scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, "
                     + "wandb.agent_user_feedback, or wandb.runnable feedback");
         }
-        if (scorer.scorerSet() || scorer.spanSet()) {
-            throw ApiException.badRequest("The scorer_* and span_* fields of agent feedback are not stored by this "
-                    + "server; send them empty");
+        if (agentUserFeedback && scorer.scorerTags().isEmpty()) {
+            throw ApiException.badRequest("scorer_tags is required for agent user feedback");
         }
+    }
+
+    /** A monitor's score names its scorer, the scored call and the monitor; refs as the runnable ones. */
+    private static void checkAgentMonitor(NewFeedback feedback) {
+        if (feedback.runnableRef() == null || feedback.runnableRef().isEmpty()) {
+            throw ApiException.badRequest("runnable_ref is required for agent monitor feedback");
+        }
+        if (feedback.callRef() == null) {
+            throw ApiException.badRequest("call_ref is required for agent monitor feedback");
+        }
+        if (feedback.triggerRef() == null) {
+            throw ApiException.badRequest("trigger_ref is required for agent monitor feedback");
+        }
+        if (!OBJECT_OR_OP_REF.matcher(feedback.runnableRef()).matches()) {
+            throw ApiException.badRequest("Invalid runnable_ref: " + feedback.runnableRef());
+        }
+        checkCallAndTriggerRefs(feedback);
     }
 
     private static void checkNote(ObjectNode payload) {
@@ -98,6 +118,10 @@ final class FeedbackRules {
         if (opRef && feedback.callRef() == null) {
             throw ApiException.badRequest("call_ref is required for runnable feedback from an op");
         }
+        checkCallAndTriggerRefs(feedback);
+    }
+
+    private static void checkCallAndTriggerRefs(NewFeedback feedback) {
         if (feedback.callRef() != null && !CALL_REF.matcher(feedback.callRef()).matches()) {
             throw ApiException.badRequest("Invalid call_ref: " + feedback.callRef());
         }

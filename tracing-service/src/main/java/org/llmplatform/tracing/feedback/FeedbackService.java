@@ -105,12 +105,13 @@ public class FeedbackService {
         requirePresent(feedback.feedbackType(), at, "feedback_type");
         requirePresent(feedback.payload(), at, "payload");
         String project = project(feedback.projectId());
-        ObjectNode payload = FeedbackRules.check(feedback);
+        ScorerFields scorer = ScorerFields.checked(feedback.scorer(), at);
+        ObjectNode payload = FeedbackRules.check(feedback, scorer);
         String id = feedback.id() == null || feedback.id().isBlank() ? UUID.randomUUID().toString() : feedback.id();
         return new FeedbackRow(project, id, feedback.weaveRef(), caller.get().userName(), feedback.creator(),
                 OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS), feedback.feedbackType(),
                 payload.toString(), feedback.annotationRef(), feedback.runnableRef(), feedback.callRef(),
-                feedback.triggerRef(), feedback.queueId());
+                feedback.triggerRef(), feedback.queueId(), scorer);
     }
 
     /** What needs a read, after every item's own checks: annotation specs, then the queues given through. */

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import java.util.Map;
-import org.llmplatform.tracing.http.StrictRequest;
+import org.llmplatform.tracing.common.StrictRequest;
 
 /** The envelopes of {@code /feedback/stats}, {@code /feedback/payload_schema} and {@code /feedback/aggregate}. */
 final class FeedbackStatsEnvelopes {

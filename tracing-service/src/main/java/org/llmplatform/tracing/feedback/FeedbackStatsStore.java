@@ -3,6 +3,7 @@ package org.llmplatform.tracing.feedback;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.llmplatform.tracing.feedback.FeedbackStatsEnvelopes.FeedbackAggregateBucket;
 import org.llmplatform.tracing.query.SqlParams;
 import org.llmplatform.tracing.query.SqlStatement;
@@ -137,8 +139,17 @@ public class FeedbackStatsStore {
             for (Row row : rows) {
                 Map<String, String> group = new LinkedHashMap<>();
                 groupBy.forEach(dimension -> group.put(dimension, row.getString(dimension)));
+                Map<String, Long> tagCounts = new TreeMap<>();
+                row.getJsonObject("tag_counts").forEach(tag -> tagCounts.put(tag.getKey(), ((Number) tag.getValue()).longValue()));
+                Map<String, Long> ratingCounts = new TreeMap<>();
+                Map<String, Double> ratingSums = new TreeMap<>();
+                row.getJsonObject("ratings").forEach(rating -> {
+                    JsonArray sumAndCount = (JsonArray) rating.getValue();
+                    ratingSums.put(rating.getKey(), ((Number) sumAndCount.getValue(0)).doubleValue());
+                    ratingCounts.put(rating.getKey(), ((Number) sumAndCount.getValue(1)).longValue());
+                });
                 buckets.add(new FeedbackAggregateBucket(bucketed ? row.getLong("bucket") * 1000 : null, group,
-                        row.getLong("total_count"), 0, Map.of(), Map.of(), Map.of()));
+                        row.getLong("total_count"), row.getLong("scored_count"), tagCounts, ratingCounts, ratingSums));
             }
             return buckets;
         });

@@ -3,13 +3,16 @@ package org.llmplatform.tracing.feedback;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.llmplatform.support.error.ApiException;
 
 /**
- * The typed scorer and agent-span fields of Weave's {@code FeedbackCreateReq}. The Python SDK sends them with their
- * defaults on every feedback of a batch, so they are read; they feed the {@code /agents} views, which this server
- * does not have, so a value other than the default is refused rather than dropped.
+ * The typed scorer and agent-span fields of Weave's {@code FeedbackCreateReq}, stored on the feedback row with the
+ * reference's defaults (docs/tracing-service.md#feedback): empty tags and maps, empty strings, {@code UNSET} status.
  */
 @RegisterForReflection
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -27,30 +30,74 @@ public record ScorerFields(
         String spanTraceId,
         String scorerTraceId) {
 
-    private static final String UNSET_STATUS = "UNSET";
+    static final ScorerFields DEFAULTS = new ScorerFields(List.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
+            "", "", "UNSET", "", "", "");
+
+    /** The values the reference's {@code Enum8} column holds. */
+    static final Set<String> STATUS_CODES = Set.of("UNSET", "OK", "ERROR");
 
     /** Any of the scorer columns holds something (the reference's test: any is truthy). */
     boolean scorerSet() {
-        return present(scorerTags) || present(scorerTagReasons) || present(scorerTagConfidences) || present(scorerRatings)
-                || present(scorerRatingReasons) || present(scorerRatingConfidences);
+        return !scorerTags.isEmpty() || !scorerTagReasons.isEmpty() || !scorerTagConfidences.isEmpty()
+                || !scorerRatings.isEmpty() || !scorerRatingReasons.isEmpty() || !scorerRatingConfidences.isEmpty();
     }
 
-    /** Any span field differs from its default ({@code ""}, and {@code UNSET} for the status). */
-    boolean spanSet() {
-        return present(spanAgentName) || present(spanAgentVersion) || present(spanConversationId)
-                || present(spanTraceId) || present(scorerTraceId)
-                || spanStatusCode != null && !spanStatusCode.isEmpty() && !spanStatusCode.equals(UNSET_STATUS);
+    /**
+     * Absent fields as their defaults; a null inside a list or map is a 422 at its place, as pydantic's typed
+     * containers refuse it, and a status outside the reference's enum a 400 (ClickHouse would refuse the row).
+     */
+    static ScorerFields checked(ScorerFields given, List<Object> at) {
+        if (given == null) {
+            return DEFAULTS;
+        }
+        String status = orEmpty(given.spanStatusCode(), DEFAULTS.spanStatusCode());
+        if (!STATUS_CODES.contains(status)) {
+            throw ApiException.badRequest("Invalid span_status_code: " + status + " (one of UNSET, OK, ERROR)");
+        }
+        return new ScorerFields(tags(given.scorerTags(), at),
+                entries(given.scorerTagReasons(), at, "scorer_tag_reasons", true),
+                entries(given.scorerTagConfidences(), at, "scorer_tag_confidences", false),
+                entries(given.scorerRatings(), at, "scorer_ratings", false),
+                entries(given.scorerRatingReasons(), at, "scorer_rating_reasons", true),
+                entries(given.scorerRatingConfidences(), at, "scorer_rating_confidences", false),
+                orEmpty(given.spanAgentName(), ""), orEmpty(given.spanAgentVersion(), ""), status,
+                orEmpty(given.spanConversationId(), ""), orEmpty(given.spanTraceId(), ""),
+                orEmpty(given.scorerTraceId(), ""));
     }
 
-    private static boolean present(List<?> values) {
-        return values != null && !values.isEmpty();
+    private static List<String> tags(List<String> tags, List<Object> at) {
+        if (tags == null) {
+            return List.of();
+        }
+        for (int i = 0; i < tags.size(); i++) {
+            if (tags.get(i) == null) {
+                throw invalid(at, "scorer_tags", i, true);
+            }
+        }
+        return List.copyOf(tags);
     }
 
-    private static boolean present(Map<?, ?> values) {
-        return values != null && !values.isEmpty();
+    private static <V> Map<String, V> entries(Map<String, V> values, List<Object> at, String field, boolean text) {
+        if (values == null) {
+            return Map.of();
+        }
+        for (Map.Entry<String, V> entry : values.entrySet()) {
+            if (entry.getValue() == null) {
+                throw invalid(at, field, entry.getKey(), text);
+            }
+        }
+        return new LinkedHashMap<>(values);
     }
 
-    private static boolean present(String value) {
-        return value != null && !value.isEmpty();
+    private static ApiException invalid(List<Object> at, String field, Object key, boolean text) {
+        List<Object> loc = new ArrayList<>(at);
+        loc.add(field);
+        loc.add(key);
+        return text ? ApiException.invalidField("string_type", loc, "Input should be a valid string", null)
+                : ApiException.invalidField("float_type", loc, "Input should be a valid number", null);
+    }
+
+    private static String orEmpty(String value, String fallback) {
+        return value == null ? fallback : value;
     }
 }

@@ -102,7 +102,8 @@ class FeedbackApiTest {
                 .body("result[0].id", equalTo("f3"))
                 .body("result[0].payload", equalTo(Map.of("note", "hi")))
                 .body("result[0].svc_user_id", equalTo(client.user))
-                .body("result[0].size()", equalTo(13));
+                // Every column of the reference's feedback table: 13, and the 12 scorer and span columns.
+                .body("result[0].size()", equalTo(25));
         client.post("/feedback/query", Map.of("project_id", client.project, "query", Map.of("$expr", Map.of("$gte",
                 List.of(Map.of("$getField", "created_at"), Map.of("$literal", "2020-01-01"))))))
                 .body("result.size()", equalTo(3));
@@ -157,12 +158,121 @@ class FeedbackApiTest {
                 .body("reason", equalTo("scorer_tags, scorer_tag_reasons, scorer_tag_confidences, scorer_ratings, "
                         + "scorer_rating_reasons, and scorer_rating_confidences are only allowed on wandb.agent_monitor, "
                         + "wandb.agent_user_feedback, or wandb.runnable feedback"));
-        Map<String, Object> span = pythonDump(feedback("c1", "custom", Map.of("a", 1)));
-        span.put("span_agent_name", "midi-generator");
-        client.post("/feedback/create", span).statusCode(400)
-                .body("reason", matchesPattern("The scorer_\\* and span_\\* fields .* not stored .*"));
+        Map<String, Object> scored = pythonDump(scorerFeedback("c3"));
+        scored.put("scorer_tags", List.of("toxic"));
+        scored.put("span_agent_name", "midi-generator");
+        client.post("/feedback/batch/create", Map.of("batch", List.of(scored))).statusCode(200);
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("scorer_tags", "span_agent_name",
+                "span_status_code"), "query", Map.of("$expr", Map.of("$eq", List.of(Map.of("$getField", "weave_ref"),
+                Map.of("$literal", "weave:///" + client.project + "/call/c3")))))).statusCode(200)
+                .body("result", equalTo(List.of(Map.of("scorer_tags", List.of("toxic"), "span_agent_name", "midi-generator",
+                        "span_status_code", "UNSET"))));
         client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("count(*)")))
-                .body("result[0].'count(*)'", equalTo(2));
+                .body("result[0].'count(*)'", equalTo(3));
+    }
+
+    /** The typed scorer and agent-span columns of the reference's feedback table, stored and read back as given. */
+    @Test
+    void scorerAndSpanFieldsAreStoredQueriedFilteredAndSorted() {
+        Map<String, Object> judged = scorerFeedback("c1");
+        judged.put("scorer_tags", List.of("nsfw", "rude"));
+        judged.put("scorer_tag_reasons", Map.of("nsfw", "explicit"));
+        judged.put("scorer_tag_confidences", Map.of("nsfw", 0.92));
+        judged.put("scorer_ratings", Map.of("_rating_", 1));
+        judged.put("scorer_rating_reasons", Map.of("_rating_", "very confident"));
+        judged.put("scorer_rating_confidences", Map.of("_rating_", 0.5));
+        judged.put("span_agent_name", "midi-generator");
+        judged.put("span_agent_version", "1.2.0");
+        judged.put("span_status_code", "OK");
+        judged.put("span_conversation_id", "conv-1");
+        judged.put("span_trace_id", "trace-1");
+        judged.put("scorer_trace_id", "judge-1");
+        String judgedId = client.post("/feedback/create", judged).statusCode(200).extract().path("id");
+        Map<String, Object> plainScore = scorerFeedback("c2");
+        plainScore.put("scorer_ratings", Map.of("_rating_", 0.25));
+        String plainId = client.post("/feedback/create", plainScore).statusCode(200).extract().path("id");
+        String noteId = client.post("/feedback/create", feedback("c3", "wandb.note.1", Map.of("note", "n"))).statusCode(200)
+                .extract().path("id");
+
+        List<String> fields = List.of("id", "scorer_tags", "scorer_tag_reasons", "scorer_tag_confidences", "scorer_ratings",
+                "scorer_rating_reasons", "scorer_rating_confidences", "span_agent_name", "span_agent_version",
+                "span_status_code", "span_conversation_id", "span_trace_id", "scorer_trace_id");
+        List<Map<String, Object>> rows = client.post("/feedback/query", Map.of("project_id", client.project, "fields", fields,
+                "sort_by", List.of(Map.of("field", "span_agent_name", "direction", "desc"), Map.of("field", "created_at",
+                        "direction", "asc")))).statusCode(200).extract().path("result");
+        Map<String, Object> stored = new HashMap<>();
+        stored.put("id", judgedId);
+        stored.put("scorer_tags", List.of("nsfw", "rude"));
+        stored.put("scorer_tag_reasons", Map.of("nsfw", "explicit"));
+        stored.put("scorer_tag_confidences", Map.of("nsfw", 0.92f));
+        stored.put("scorer_ratings", Map.of("_rating_", 1.0f));
+        stored.put("scorer_rating_reasons", Map.of("_rating_", "very confident"));
+        stored.put("scorer_rating_confidences", Map.of("_rating_", 0.5f));
+        stored.put("span_agent_name", "midi-generator");
+        stored.put("span_agent_version", "1.2.0");
+        stored.put("span_status_code", "OK");
+        stored.put("span_conversation_id", "conv-1");
+        stored.put("span_trace_id", "trace-1");
+        stored.put("scorer_trace_id", "judge-1");
+        assertEquals(stored, rows.get(0));
+        assertEquals(List.of(judgedId, plainId, noteId), rows.stream().map(row -> row.get("id")).toList());
+        Map<String, Object> defaults = new HashMap<>(Map.of("id", noteId, "scorer_tags", List.of(), "scorer_ratings", Map.of(),
+                "span_agent_name", "", "span_status_code", "UNSET", "scorer_trace_id", ""));
+        for (String field : List.of("scorer_tag_reasons", "scorer_tag_confidences", "scorer_rating_reasons",
+                "scorer_rating_confidences")) {
+            defaults.put(field, Map.of());
+        }
+        defaults.put("span_agent_version", "");
+        defaults.put("span_conversation_id", "");
+        defaults.put("span_trace_id", "");
+        assertEquals(defaults, rows.get(2));
+
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("id"), "query",
+                Map.of("$expr", Map.of("$gte", List.of(Map.of("$getField", "scorer_ratings._rating_"), Map.of("$literal", 0.5))))))
+                .statusCode(200).body("result.id", equalTo(List.of(judgedId)));
+        client.post("/feedback/query", Map.of("project_id", client.project, "fields", List.of("id"), "query",
+                Map.of("$expr", Map.of("$eq", List.of(Map.of("$getField", "span_status_code"), Map.of("$literal", "UNSET"))))))
+                .statusCode(200).body("result.id", equalTo(List.of(plainId, noteId)));
+    }
+
+    @Test
+    void scorerFieldsFollowTheReferenceRules() {
+        Map<String, Object> badStatus = scorerFeedback("c1");
+        badStatus.put("span_status_code", "FINE");
+        client.post("/feedback/create", badStatus).statusCode(400)
+                .body("reason", equalTo("Invalid span_status_code: FINE (one of UNSET, OK, ERROR)"));
+        Map<String, Object> nullRating = scorerFeedback("c1");
+        Map<String, Object> ratings = new HashMap<>();
+        ratings.put("_rating_", null);
+        nullRating.put("scorer_ratings", ratings);
+        client.post("/feedback/create", nullRating).statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "scorer_ratings", "_rating_")));
+
+        Map<String, Object> userFeedback = feedback("c1", "wandb.agent_user_feedback", Map.of());
+        client.post("/feedback/create", userFeedback).statusCode(400)
+                .body("reason", equalTo("scorer_tags is required for agent user feedback"));
+        userFeedback.put("scorer_tags", List.of("thumbs_up"));
+        userFeedback.put("scorer_tag_confidences", Map.of("thumbs_up", 1.0));
+        client.post("/feedback/create", userFeedback).statusCode(200);
+
+        Map<String, Object> monitor = feedback("c1", "wandb.agent_monitor", Map.of("output", 1));
+        monitor.put("scorer_ratings", Map.of("_rating_", 0.7));
+        client.post("/feedback/create", monitor).statusCode(400)
+                .body("reason", equalTo("runnable_ref is required for agent monitor feedback"));
+        monitor.put("runnable_ref", "weave:///" + client.project + "/object/judge:abc");
+        client.post("/feedback/create", monitor).statusCode(400)
+                .body("reason", equalTo("call_ref is required for agent monitor feedback"));
+        monitor.put("call_ref", "weave:///" + client.project + "/call/judge-call");
+        client.post("/feedback/create", monitor).statusCode(400)
+                .body("reason", equalTo("trigger_ref is required for agent monitor feedback"));
+        monitor.put("trigger_ref", "weave:///" + client.project + "/object/monitor:v1");
+        client.post("/feedback/create", monitor).statusCode(200);
+    }
+
+    private Map<String, Object> scorerFeedback(String callId) {
+        Map<String, Object> scored = feedback(callId, "wandb.runnable.judge", Map.of("output", Map.of("score", 1)));
+        scored.put("runnable_ref", "weave:///" + client.project + "/object/judge:abc");
+        return scored;
     }
 
     private static Map<String, Object> pythonDump(Map<String, Object> feedback) {
@@ -192,6 +302,7 @@ class FeedbackApiTest {
         for (Object[] score : new Object[][] {{"c1", 0.2}, {"c2", 0.9}}) {
             Map<String, Object> runnable = feedback((String) score[0], scorerType, Map.of("output", Map.of("score", score[1])));
             runnable.put("runnable_ref", "weave:///" + client.project + "/object/my_scorer:abc");
+            runnable.put("scorer_ratings", Map.of("_rating_", score[1]));
             client.post("/feedback/create", runnable).statusCode(200);
         }
         client.post("/feedback/create", feedback("c1", "wandb.note.1", Map.of("note", "first"))).statusCode(200);
@@ -199,6 +310,10 @@ class FeedbackApiTest {
         List<Map<String, Object>> calls = client.query(Map.of("include_feedback", true));
         assertEquals(2, feedbackOf(calls.get(0)).size());
         assertEquals("wandb.runnable.my_scorer", feedbackOf(calls.get(0)).get(0).get("feedback_type"));
+        // The reference's calls hydration asks for the scorer columns, not the span ones.
+        Map<String, Object> scored = feedbackOf(calls.get(0)).get(0);
+        assertEquals(List.of(List.of(), Map.of("_rating_", 0.2), Map.of(), false), List.of(scored.get("scorer_tags"),
+                scored.get("scorer_ratings"), scored.get("scorer_rating_reasons"), scored.containsKey("span_agent_name")));
         assertEquals(List.of(), feedbackOf(calls.get(2)));
         assertEquals(null, CallQueryApiTest.weave(client.query(Map.of()).get(0)).get("feedback"));
 

@@ -254,6 +254,75 @@ class FeedbackStatsApiTest {
         assertEquals(0, total(Map.of("span_agent_names", List.of("agent"))));
     }
 
+    /**
+     * 2025-03-10: 00:10 s1 tags toxic+rude, ratings _rating_ 0.2 and helpful 0.5, agent a1 1.0 ERROR; 00:20 s1 tag toxic,
+     * a1 1.0 OK; 01:30 s2 _rating_ 0.9, a2 2.0 OK; 01:40 s2 nothing scored, the defaults.
+     */
+    private void agentScores() {
+        agentScored("2025-03-10T00:10:00Z", "s1", List.of("toxic", "rude"), Map.of("_rating_", 0.2, "helpful", 0.5), "a1",
+                "1.0", "ERROR");
+        agentScored("2025-03-10T00:20:00Z", "s1", List.of("toxic"), Map.of(), "a1", "1.0", "OK");
+        agentScored("2025-03-10T01:30:00Z", "s2", List.of(), Map.of("_rating_", 0.9), "a2", "2.0", "OK");
+        agentScored("2025-03-10T01:40:00Z", "s2", null, null, null, null, null);
+    }
+
+    @Test
+    void theAggregateCountsStoredTagsAndRatingsPerGroup() {
+        agentScores();
+        Map<String, Object> window = Map.of("after_ms", millis("2025-03-10T00:00:00Z"), "before_ms",
+                millis("2025-03-10T03:00:00Z"));
+        Map<String, Object> all = buckets(aggregate(window)).get(0);
+        assertEquals(List.of(4, 3, Map.of("rude", 1, "toxic", 2), Map.of("_rating_", 2, "helpful", 1),
+                Map.of("_rating_", 0.2 + 0.9, "helpful", 0.5)), List.of(all.get("total_count"), all.get("scored_count"),
+                all.get("tag_counts"), all.get("rating_counts"), all.get("rating_sums")));
+
+        Map<String, Object> byAgent = new HashMap<>(window);
+        byAgent.put("group_by", List.of("span_agent_name", "span_agent_version"));
+        assertEquals(List.of(
+                List.of(Map.of("span_agent_name", "", "span_agent_version", ""), 1, 0, Map.of(), Map.of()),
+                List.of(Map.of("span_agent_name", "a1", "span_agent_version", "1.0"), 2, 2, Map.of("rude", 1, "toxic", 2),
+                        Map.of("_rating_", 0.2, "helpful", 0.5)),
+                List.of(Map.of("span_agent_name", "a2", "span_agent_version", "2.0"), 1, 1, Map.of(), Map.of("_rating_", 0.9))),
+                buckets(aggregate(byAgent)).stream().map(bucket -> List.of(bucket.get("group"), bucket.get("total_count"),
+                        bucket.get("scored_count"), bucket.get("tag_counts"), bucket.get("rating_sums"))).toList());
+
+        Map<String, Object> byStatus = new HashMap<>(window);
+        byStatus.put("group_by", List.of("span_status_code"));
+        byStatus.put("time_bucket_seconds", 3600);
+        assertEquals(List.of(List.of(millis("2025-03-10T00:00:00Z"), "ERROR", 1),
+                List.of(millis("2025-03-10T00:00:00Z"), "OK", 1), List.of(millis("2025-03-10T01:00:00Z"), "OK", 1),
+                List.of(millis("2025-03-10T01:00:00Z"), "UNSET", 1)),
+                buckets(aggregate(byStatus)).stream().map(bucket -> List.of(((Number) bucket.get("time_bucket_start_ms")).longValue(),
+                        map(bucket.get("group")).get("span_status_code"), bucket.get("total_count"))).toList());
+    }
+
+    @Test
+    void theTagRatingAndAgentFiltersReadTheStoredColumns() {
+        agentScores();
+        Map<String, Object> window = Map.of("after_ms", millis("2025-03-10T00:00:00Z"), "before_ms",
+                millis("2025-03-10T03:00:00Z"));
+        Map<String, Integer> expected = new java.util.LinkedHashMap<>();
+        expected.put("tags toxic", 2);
+        expected.put("tags rude, none", 1);
+        expected.put("rating_min 0.5", 1);
+        expected.put("rating_max 0.5", 1);
+        expected.put("rating_min 0", 2);
+        expected.put("span_agent_names a1", 2);
+        expected.put("span_agent_names empty", 1);
+        Map<String, Map<String, Object>> filters = Map.of("tags toxic", Map.of("tags", List.of("toxic")),
+                "tags rude, none", Map.of("tags", List.of("rude", "none")), "rating_min 0.5", Map.of("rating_min", 0.5),
+                "rating_max 0.5", Map.of("rating_max", 0.5), "rating_min 0", Map.of("rating_min", 0),
+                "span_agent_names a1", Map.of("span_agent_names", List.of("a1")),
+                "span_agent_names empty", Map.of("span_agent_names", List.of("")));
+        Map<String, Integer> counted = new java.util.LinkedHashMap<>();
+        expected.keySet().forEach(name -> {
+            Map<String, Object> request = new HashMap<>(window);
+            request.putAll(filters.get(name));
+            counted.put(name, total(request));
+        });
+        assertEquals(expected, counted);
+    }
+
     @Test
     void badAggregateRequestsAreRefusedNamingTheField() {
         client.post("/feedback/aggregate", Map.of("project_id", client.project, "before_ms", 1)).statusCode(422)
@@ -306,6 +375,25 @@ class FeedbackStatsApiTest {
                 "feedback_type", "wandb.runnable." + scorer, "payload", Map.of("output", output),
                 "runnable_ref", "weave:///" + client.project + "/object/" + scorer + ":abc", "trigger_ref", monitor(monitor)));
         at(createdAt, client.post("/feedback/create", feedback).statusCode(200).extract().path("id"));
+    }
+
+    private void agentScored(String createdAt, String scorer, List<String> tags, Map<String, Object> ratings, String agent,
+            String version, String status) {
+        Map<String, Object> feedback = new HashMap<>(Map.of("project_id", client.project, "weave_ref", callRef("c2"),
+                "feedback_type", "wandb.runnable." + scorer, "payload", Map.of("output", 1),
+                "runnable_ref", "weave:///" + client.project + "/object/" + scorer + ":abc"));
+        putIfGiven(feedback, "scorer_tags", tags);
+        putIfGiven(feedback, "scorer_ratings", ratings);
+        putIfGiven(feedback, "span_agent_name", agent);
+        putIfGiven(feedback, "span_agent_version", version);
+        putIfGiven(feedback, "span_status_code", status);
+        at(createdAt, client.post("/feedback/create", feedback).statusCode(200).extract().path("id"));
+    }
+
+    private static void putIfGiven(Map<String, Object> body, String field, Object value) {
+        if (value != null) {
+            body.put(field, value);
+        }
     }
 
     /** Feedback is created now; the fixture moves it to the hour the test needs. */

@@ -94,6 +94,13 @@ class FieldLimitsTest {
                         + " \"feedback_type\": \"note\", \"payload\": {\"note\": \"n\"}}", List.of("body", "feedback_id"), id),
                 new Limit("/feedback/create", "{\"project_id\": \"$P\", \"weave_ref\": \"$V\", \"feedback_type\": \"note\","
                         + " \"payload\": {\"note\": \"n\"}}", List.of("body", "weave_ref"), ref, "weave:///$P/call/"),
+                new Limit("/feedback/create", "{\"project_id\": \"$P\", \"weave_ref\": \"r\", \"feedback_type\": \"note\","
+                        + " \"payload\": {\"note\": \"n\"}, \"span_trace_id\": \"$V\"}", List.of("body", "span_trace_id"), id),
+                new Limit("/feedback/create", "{\"project_id\": \"$P\", \"weave_ref\": \"r\", \"feedback_type\": \"note\","
+                        + " \"payload\": {\"note\": \"n\"}, \"span_agent_name\": \"$V\"}", List.of("body", "span_agent_name"), name),
+                new Limit("/feedback/batch/create", "{\"batch\": [{\"project_id\": \"$P\", \"weave_ref\": \"r\","
+                        + " \"feedback_type\": \"note\", \"payload\": {\"note\": \"n\"}, \"scorer_trace_id\": \"$V\"}]}",
+                        List.of("body", "batch", 0, "scorer_trace_id"), id),
                 new Limit("/refs/read_batch", "{\"refs\": [\"$V\"]}", List.of("body", "refs", 0), ref, "weave:///$P/object/o:"),
                 new Limit("/threads/stream_query", "{\"project_id\": \"$P\", \"filter\": {\"thread_ids\": [\"$V\"]}}",
                         List.of("body", "filter", "thread_ids", 0), id),
