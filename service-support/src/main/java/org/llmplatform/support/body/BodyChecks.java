@@ -40,6 +40,9 @@ public @interface BodyChecks {
     /** Text fields and the most characters each may hold (see {@link FieldLimits}). */
     Limit[] limits() default {};
 
+    /** Named sets of limits, each applied under its prefix, beside {@link #limits()}. */
+    LimitsAt[] limitSets() default {};
+
     @Retention(RetentionPolicy.RUNTIME)
     @Target({})
     @interface Limit {
@@ -47,5 +50,15 @@ public @interface BodyChecks {
         String field();
 
         int max();
+    }
+
+    /** The limits of a class annotated {@link LimitSet}, under {@code under} ({@code "start"}, {@code "batch[]"}; empty: the root). */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({})
+    @interface LimitsAt {
+
+        Class<?> set();
+
+        String under() default "";
     }
 }

@@ -65,6 +65,19 @@ final class BodyScan {
         for (BodyChecks.Limit limit : checks.limits()) {
             root.at(limit.field()).max = limit.max();
         }
+        for (BodyChecks.LimitsAt named : checks.limitSets()) {
+            for (BodyChecks.Limit limit : limits(named.set())) {
+                root.at(named.under().isEmpty() ? limit.field() : named.under() + "." + limit.field()).max = limit.max();
+            }
+        }
+    }
+
+    private static BodyChecks.Limit[] limits(Class<?> set) {
+        LimitSet limits = set.getAnnotation(LimitSet.class);
+        if (limits == null) {
+            throw new IllegalArgumentException(set.getName() + " is no @LimitSet");
+        }
+        return limits.value();
     }
 
     List<String> projectHeaders() {

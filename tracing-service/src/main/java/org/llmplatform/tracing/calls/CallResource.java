@@ -13,6 +13,7 @@ import java.util.Map;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.BodyChecks.LimitsAt;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallBatchItem;
@@ -42,14 +43,7 @@ public class CallResource {
 
     @POST
     @Path("start")
-    @BodyChecks(projectIds = "start.project_id", limits = {
-            @Limit(field = "start.id", max = FieldLimits.ID),
-            @Limit(field = "start.trace_id", max = FieldLimits.ID),
-            @Limit(field = "start.parent_id", max = FieldLimits.ID),
-            @Limit(field = "start.thread_id", max = FieldLimits.ID),
-            @Limit(field = "start.turn_id", max = FieldLimits.ID),
-            @Limit(field = "start.op_name", max = FieldLimits.REF),
-            @Limit(field = "start.display_name", max = FieldLimits.DISPLAY_NAME)})
+    @BodyChecks(projectIds = "start.project_id", limitSets = @LimitsAt(set = StartedCallLimits.class, under = "start"))
     public Uni<CallStarted> start(CallStartReq request) {
         return calls.start(request == null ? null : request.start());
     }
@@ -63,15 +57,9 @@ public class CallResource {
 
     @POST
     @Path("upsert_batch")
-    @BodyChecks(projectIds = {"batch[].req.start.project_id", "batch[].req.end.project_id"}, limits = {
-            @Limit(field = "batch[].req.start.id", max = FieldLimits.ID),
-            @Limit(field = "batch[].req.start.trace_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].req.start.parent_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].req.start.thread_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].req.start.turn_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].req.start.op_name", max = FieldLimits.REF),
-            @Limit(field = "batch[].req.start.display_name", max = FieldLimits.DISPLAY_NAME),
-            @Limit(field = "batch[].req.end.id", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = {"batch[].req.start.project_id", "batch[].req.end.project_id"},
+            limitSets = @LimitsAt(set = StartedCallLimits.class, under = "batch[].req.start"),
+            limits = @Limit(field = "batch[].req.end.id", max = FieldLimits.ID))
     public Uni<CallCreateBatchRes> upsertBatch(CallCreateBatchReq request) {
         if (request == null || request.batch() == null) {
             throw ApiException.missingField("batch");

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.BodyChecks.LimitsAt;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallEndReq;
 import org.llmplatform.tracing.calls.CallEnvelopes.CallStartReq;
@@ -37,14 +38,8 @@ public class CallsV2Resource {
 
     @POST
     @Path("calls/complete")
-    @BodyChecks(entityParameters = "entity", projectIds = "batch[].project_id", limits = {
-            @Limit(field = "batch[].id", max = FieldLimits.ID),
-            @Limit(field = "batch[].trace_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].parent_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].thread_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].turn_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].op_name", max = FieldLimits.REF),
-            @Limit(field = "batch[].display_name", max = FieldLimits.DISPLAY_NAME)})
+    @BodyChecks(entityParameters = "entity", projectIds = "batch[].project_id",
+            limitSets = @LimitsAt(set = StartedCallLimits.class, under = "batch[]"))
     public Uni<Map<String, Object>> complete(@PathParam("entity") String entity, @PathParam("project") String project,
             CallsUpsertCompleteReq request) {
         return calls.complete(pathProject(entity, project), request == null ? null : request.batch()).replaceWith(Map.of());
@@ -52,14 +47,8 @@ public class CallsV2Resource {
 
     @POST
     @Path("call/start")
-    @BodyChecks(entityParameters = "entity", projectIds = "start.project_id", limits = {
-            @Limit(field = "start.id", max = FieldLimits.ID),
-            @Limit(field = "start.trace_id", max = FieldLimits.ID),
-            @Limit(field = "start.parent_id", max = FieldLimits.ID),
-            @Limit(field = "start.thread_id", max = FieldLimits.ID),
-            @Limit(field = "start.turn_id", max = FieldLimits.ID),
-            @Limit(field = "start.op_name", max = FieldLimits.REF),
-            @Limit(field = "start.display_name", max = FieldLimits.DISPLAY_NAME)})
+    @BodyChecks(entityParameters = "entity", projectIds = "start.project_id",
+            limitSets = @LimitsAt(set = StartedCallLimits.class, under = "start"))
     public Uni<CallStarted> start(@PathParam("entity") String entity, @PathParam("project") String project,
             CallStartReq request) {
         return calls.startV2(pathProject(entity, project), request == null ? null : request.start());

@@ -42,7 +42,7 @@ final class EvalEnvelopes {
 
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record EvaluationRunCreateBody(String evaluation, String model) {
+    record EvaluationRunCreateBody(String evaluation, String model, String sourceEvaluationRunId) {
     }
 
     @RegisterForReflection
@@ -53,7 +53,14 @@ final class EvalEnvelopes {
     /** {@code output} is required but may be JSON null, so whether it was sent is kept apart. */
     @RegisterForReflection
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record PredictionCreateBody(String model, ObjectNode inputs, JsonNode output, String evaluationRunId) {
+    record PredictionCreateBody(String model, ObjectNode inputs, JsonNode output, String evaluationRunId,
+            List<GenAiSpanRef> genaiSpanRef) {
+    }
+
+    /** A span of a GenAI trace that a prediction produced. */
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record GenAiSpanRef(String traceId, String spanId) {
     }
 
     @RegisterForReflection
@@ -65,7 +72,25 @@ final class EvalEnvelopes {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record EvalResultsQueryBody(List<String> evaluationCallIds, List<String> evaluationRunIds, Boolean requireIntersection,
             Boolean includeRawDataRows, Boolean resolveRowRefs, Boolean includeRows, Boolean includeSummary,
-            Boolean summaryRequireIntersection, Long limit, Long offset) {
+            Boolean summaryRequireIntersection, Boolean includePredictAndScoreChildren, Boolean includeCosts,
+            List<EvalResultsSortBy> sortBy, List<EvalResultsFilter> filters, String filterLogicOperator, Long limit,
+            Long offset) {
+
+        static EvalResultsQueryBody empty() {
+            return new EvalResultsQueryBody(null, null, null, null, null, null, null, null, null, null, null, null, null,
+                    null, null);
+        }
+    }
+
+    /** {@code mode} {@code value} (default) or {@code difference}; {@code direction} {@code asc} or {@code desc}. */
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record EvalResultsSortBy(String field, String direction, String evaluationCallId, String mode) {
+    }
+
+    @RegisterForReflection
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record EvalResultsFilter(String evaluationCallId, JsonNode query) {
     }
 
     /** The answer of every object create route; the ref field is named per kind, so it is added by the caller. */
@@ -103,7 +128,7 @@ final class EvalEnvelopes {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record EvaluationRunRead(String evaluationRunId, String evaluation, String model, String status, String startedAt,
-            String finishedAt, JsonNode summary) {
+            String finishedAt, JsonNode summary, String sourceEvaluationRunId) {
     }
 
     @RegisterForReflection

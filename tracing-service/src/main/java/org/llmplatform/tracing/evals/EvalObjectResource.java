@@ -67,8 +67,11 @@ public class EvalObjectResource {
     @GET
     @Path("ops/{object_id}/versions/{digest}")
     public Uni<ObjectNode> readOp(@PathParam("entity") String entity, @PathParam("project") String project,
-            @PathParam("object_id") String objectId, @PathParam("digest") String digest) {
+            @PathParam("object_id") String objectId, @PathParam("digest") String digest,
+            @QueryParam("eager") String eager) {
         String projectId = EvalPaths.project(entity, project);
+        // The reference's route takes eager (default false) and its op read loads the code either way.
+        EvalPaths.flag(eager, "eager", false);
         return objects.readOp(projectId, EvalPaths.objectVersion(objectId, digest), digest);
     }
 

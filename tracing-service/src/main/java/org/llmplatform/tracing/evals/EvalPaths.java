@@ -1,6 +1,7 @@
 package org.llmplatform.tracing.evals;
 
 import java.util.List;
+import java.util.Locale;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 
@@ -33,6 +34,22 @@ final class EvalPaths {
             FieldLimits.checkEach(ids, max, "query", parameter);
         }
         return ids;
+    }
+
+    /**
+     * A boolean query parameter as FastAPI reads one: {@code true/false}, {@code 1/0}, {@code yes/no}, {@code on/off},
+     * {@code t/f}, {@code y/n} in any case; absent is {@code fallback}; anything else is 422 {@code bool_parsing}.
+     */
+    static boolean flag(String value, String parameter, boolean fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes", "on", "t", "y" -> true;
+            case "false", "0", "no", "off", "f", "n" -> false;
+            default -> throw ApiException.invalidField("bool_parsing", List.of("query", parameter),
+                    "Input should be a valid boolean, unable to interpret input", value);
+        };
     }
 
     static void requirePresent(Object value, String field) {

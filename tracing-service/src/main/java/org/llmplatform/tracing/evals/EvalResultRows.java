@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +26,7 @@ import org.llmplatform.tracing.digest.Digests;
 final class EvalResultRows {
 
     static final String ROW_REF_EDGE = "/attr/rows/id/";
+    static final String GENAI_SPAN_REF = "genai_span_ref";
 
     private final ObjectMapper json;
     private final Map<String, Row> rows = new LinkedHashMap<>();
@@ -35,14 +35,27 @@ final class EvalResultRows {
         this.json = json;
     }
 
+    /** A trial's evaluation root and its {@code predict_and_score} output, what sorts and filters read. */
+    record TrialSource(String evaluationId, JsonNode output) {
+    }
+
     /** A dataset row, its raw value, and its trials per evaluation root. */
     static final class Row {
         final String digest;
         JsonNode raw;
+        JsonNode example = NullNode.getInstance();
+        /** The table row a ref example names, once read. */
+        JsonNode resolved;
         final Map<String, List<ObjectNode>> trialsByEvaluation = new LinkedHashMap<>();
+        final List<TrialSource> sources = new ArrayList<>();
 
         Row(String digest) {
             this.digest = digest;
+        }
+
+        /** The dataset row as {@code inputs.*} reads it: the table row its ref names, else the example. */
+        JsonNode inputs() {
+            return resolved != null ? resolved : example;
         }
     }
 
@@ -51,56 +64,105 @@ final class EvalResultRows {
         return name.equals(EvalRunService.PREDICT_AND_SCORE_OP) || name.equals("Evaluation.predictAndScore");
     }
 
+    /**
+     * Adds a trial. {@code children} null: the trial's children were not read, so it is described by its
+     * {@code predict_and_score} call alone (no predict or scorer call ids; tokens, cost and span refs of that call).
+     */
     void add(CallSchema predictAndScore, List<CallSchema> children, boolean includeRaw) {
         JsonNode inputs = parse(predictAndScore.inputs());
         JsonNode example = inputs.path("example");
         String digest = rowDigest(example);
         Row row = rows.computeIfAbsent(digest, Row::new);
+        if (row.example.isNull() && !example.isMissingNode()) {
+            row.example = example;
+        }
         if (includeRaw && row.raw == null && !example.isMissingNode() && !example.isNull()) {
             row.raw = example;
         }
         JsonNode output = parse(predictAndScore.output());
         JsonNode scores = output.path("scores").isObject() ? output.get("scores") : json.createObjectNode();
-        CallSchema predict = predictCall(children, inputs.path("model"));
+        CallSchema predict = children == null ? null : predictCall(children, inputs.path("model"));
+        CallSchema usageCall = children == null ? predictAndScore : predict;
         ObjectNode trial = json.createObjectNode();
         trial.put("predict_and_score_call_id", predictAndScore.id());
         trial.put("predict_call_id", predict == null ? null : predict.id());
         trial.set("model_output", output.path("output").isMissingNode() ? NullNode.getInstance() : output.get("output"));
         trial.set("scores", scores);
-        Double latency = latencySeconds(predict, output);
-        if (latency == null) {
-            trial.putNull("model_latency_seconds");
-        } else {
-            trial.put("model_latency_seconds", latency);
+        putNumber(trial, "model_latency_seconds", latencySeconds(predict, output));
+        Long tokens = usageCall == null ? null : totalTokens(usageCall.summary());
+        putNumber(trial, "total_tokens", tokens);
+        putNumber(trial, "total_cost", usageCall == null ? null : totalCost(usageCall.summary()));
+        trial.set("scorer_call_ids", children == null ? json.createObjectNode() : scorerCallIds(scores, children));
+        ArrayNode spanRefs = spanRefs(predict);
+        trial.set(GENAI_SPAN_REF, spanRefs.isEmpty() ? spanRefs(predictAndScore) : spanRefs);
+        if (trial.get(GENAI_SPAN_REF).isEmpty()) {
+            trial.putNull(GENAI_SPAN_REF);
         }
-        Long tokens = predict == null ? null : totalTokens(predict.summary());
-        if (tokens == null) {
-            trial.putNull("total_tokens");
-        } else {
-            trial.put("total_tokens", tokens);
-        }
-        trial.putNull("total_cost");
-        trial.set("scorer_call_ids", scorerCallIds(scores, children));
-        trial.putNull("genai_span_ref");
         row.trialsByEvaluation.computeIfAbsent(predictAndScore.parentId(), id -> new ArrayList<>()).add(trial);
+        row.sources.add(new TrialSource(predictAndScore.parentId(), output));
+    }
+
+    private static void putNumber(ObjectNode node, String field, Number value) {
+        if (value == null) {
+            node.putNull(field);
+        } else if (value instanceof Long whole) {
+            node.put(field, whole);
+        } else {
+            node.put(field, value.doubleValue());
+        }
+    }
+
+    /**
+     * The GenAI span refs a call carries in {@code attributes.weave} (the v2 prediction routes) or {@code summary.weave}
+     * (the SDKs' span processors), one ref or a list; refs without both ids are dropped, duplicates kept once.
+     */
+    private ArrayNode spanRefs(CallSchema call) {
+        ArrayNode refs = json.createArrayNode();
+        if (call == null) {
+            return refs;
+        }
+        for (JsonNode holder : List.of(parse(call.attributes()), call.summary() == null ? NullNode.getInstance() : call.summary())) {
+            JsonNode value = holder.path("weave").path(GENAI_SPAN_REF);
+            for (JsonNode ref : value.isArray() ? value : List.of(value)) {
+                if (ref.path("trace_id").isTextual() && ref.path("span_id").isTextual()) {
+                    ObjectNode clean = json.createObjectNode().put("trace_id", ref.get("trace_id").textValue())
+                            .put("span_id", ref.get("span_id").textValue());
+                    if (!contains(refs, clean)) {
+                        refs.add(clean);
+                    }
+                }
+            }
+        }
+        return refs;
+    }
+
+    private static boolean contains(ArrayNode refs, JsonNode ref) {
+        for (JsonNode existing : refs) {
+            if (existing.equals(ref)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     List<Row> all() {
         return new ArrayList<>(rows.values());
     }
 
-    /** Rows every root evaluated (when asked and more than one root), by digest. */
+    /** Rows every root evaluated (when asked and more than one root). */
     static List<Row> selected(List<Row> rows, List<String> rootIds, boolean requireIntersection) {
         Set<String> roots = new HashSet<>(rootIds);
         return rows.stream()
                 .filter(row -> !requireIntersection || roots.size() <= 1 || row.trialsByEvaluation.keySet().containsAll(roots))
-                .sorted(Comparator.comparing(row -> row.digest)).toList();
+                .toList();
     }
 
-    ObjectNode rowJson(Row row, boolean includeRaw) {
+    /** {@code resolveRefs}: a ref example shows as the table row it names, where that was read. */
+    ObjectNode rowJson(Row row, boolean includeRaw, boolean resolveRefs) {
         ObjectNode answer = json.createObjectNode();
         answer.put("row_digest", row.digest);
-        answer.set("raw_data_row", includeRaw && row.raw != null ? row.raw : NullNode.getInstance());
+        JsonNode raw = resolveRefs && row.resolved != null ? row.resolved : row.raw;
+        answer.set("raw_data_row", includeRaw && raw != null ? raw : NullNode.getInstance());
         ArrayNode evaluations = answer.putArray("evaluations");
         row.trialsByEvaluation.forEach((evaluation, trials) -> {
             ObjectNode entry = evaluations.addObject().put("evaluation_call_id", evaluation);
@@ -119,6 +181,14 @@ final class EvalResultRows {
                 Map<String, ObjectNode> scorerStats = stats.computeIfAbsent(evaluationId, id -> new LinkedHashMap<>());
                 for (ObjectNode trial : trials) {
                     evaluation.put("trial_count", evaluation.get("trial_count").asInt() + 1);
+                    if (trial.get("total_tokens").isNumber()) {
+                        evaluation.put("predict_total_tokens", evaluation.path("predict_total_tokens").asLong(0)
+                                + trial.get("total_tokens").asLong());
+                    }
+                    if (trial.get("total_cost").isNumber()) {
+                        evaluation.put("predict_total_cost", evaluation.path("predict_total_cost").asDouble(0)
+                                + trial.get("total_cost").asDouble());
+                    }
                     trial.get("scores").fields().forEachRemaining(score ->
                             collect(score.getValue(), score.getKey(), new ArrayList<>(), scorerStats));
                 }
@@ -279,6 +349,25 @@ final class EvalResultRows {
             }
         }
         return found ? total : null;
+    }
+
+    /**
+     * What the price book makes of a call's usage ({@code summary.weave.costs}, present only when the calls were read
+     * with costs): the sum of every model's priced token totals; null when no model was priced.
+     */
+    private static Double totalCost(ObjectNode summary) {
+        JsonNode costs = summary == null ? null : summary.path("weave").get("costs");
+        if (costs == null || !costs.isObject() || costs.isEmpty()) {
+            return null;
+        }
+        double total = 0;
+        for (JsonNode model : costs) {
+            for (String field : List.of("prompt_tokens_total_cost", "completion_tokens_total_cost",
+                    "cache_read_input_tokens_total_cost", "cache_creation_input_tokens_total_cost")) {
+                total += model.path(field).asDouble(0);
+            }
+        }
+        return total;
     }
 
     private JsonNode parse(String stored) {

@@ -30,6 +30,7 @@ import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunCreated;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunFinishBody;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunRead;
 import org.llmplatform.tracing.evals.EvalEnvelopes.Finished;
+import org.llmplatform.tracing.evals.EvalEnvelopes.GenAiSpanRef;
 import org.llmplatform.tracing.evals.EvalEnvelopes.PredictionCreateBody;
 import org.llmplatform.tracing.evals.EvalEnvelopes.PredictionCreated;
 import org.llmplatform.tracing.evals.EvalEnvelopes.PredictionRead;
@@ -60,13 +61,15 @@ public class EvalRunResource {
     @POST
     @Path("evaluation_runs")
     @BodyChecks(entityParameters = "entity", refs = {"evaluation", "model"}, limits = {
-            @Limit(field = "evaluation", max = FieldLimits.REF), @Limit(field = "model", max = FieldLimits.REF)})
+            @Limit(field = "evaluation", max = FieldLimits.REF), @Limit(field = "model", max = FieldLimits.REF),
+            @Limit(field = "source_evaluation_run_id", max = FieldLimits.ID)})
     public Uni<EvaluationRunCreated> createRun(@PathParam("entity") String entity, @PathParam("project") String project,
             EvaluationRunCreateBody body) {
         String projectId = EvalPaths.project(entity, project);
         EvalPaths.requirePresent(body == null ? null : body.evaluation(), "evaluation");
         EvalPaths.requirePresent(body.model(), "model");
-        return runs.createRun(projectId, body.evaluation(), body.model()).map(EvaluationRunCreated::new);
+        return runs.createRun(projectId, body.evaluation(), body.model(), body.sourceEvaluationRunId())
+                .map(EvaluationRunCreated::new);
     }
 
     @GET
@@ -110,12 +113,15 @@ public class EvalRunResource {
     @POST
     @Path("predictions")
     @BodyChecks(entityParameters = "entity", refs = "model", limits = {
-            @Limit(field = "model", max = FieldLimits.REF), @Limit(field = "evaluation_run_id", max = FieldLimits.ID)})
+            @Limit(field = "model", max = FieldLimits.REF), @Limit(field = "evaluation_run_id", max = FieldLimits.ID),
+            @Limit(field = "genai_span_ref[].trace_id", max = FieldLimits.ID),
+            @Limit(field = "genai_span_ref[].span_id", max = FieldLimits.ID)})
     public Uni<PredictionCreated> createPrediction(@PathParam("entity") String entity, @PathParam("project") String project,
             PredictionCreateBody body) {
         String projectId = EvalPaths.project(entity, project);
         EvalPaths.requirePresent(body == null ? null : body.model(), "model");
         EvalPaths.requirePresent(body.inputs(), "inputs");
+        requireSpanIds(body.genaiSpanRef());
         return runs.createPrediction(projectId, body).map(PredictionCreated::new);
     }
 
@@ -199,19 +205,26 @@ public class EvalRunResource {
     @Path("eval_results/query")
     @BodyChecks(entityParameters = "entity", limits = {
             @Limit(field = "evaluation_call_ids[]", max = FieldLimits.ID),
-            @Limit(field = "evaluation_run_ids[]", max = FieldLimits.ID)})
+            @Limit(field = "evaluation_run_ids[]", max = FieldLimits.ID),
+            @Limit(field = "sort_by[].evaluation_call_id", max = FieldLimits.ID),
+            @Limit(field = "filters[].evaluation_call_id", max = FieldLimits.ID)})
     public Uni<ObjectNode> queryResults(@PathParam("entity") String entity, @PathParam("project") String project,
             EvalResultsQueryBody body) {
         String projectId = EvalPaths.project(entity, project);
-        EvalResultsQueryBody request = body == null
-                ? new EvalResultsQueryBody(null, null, null, null, null, null, null, null, null, null) : body;
+        EvalResultsQueryBody request = body == null ? EvalResultsQueryBody.empty() : body;
         CallFilter.checkLength("evaluation_call_ids", request.evaluationCallIds());
         CallFilter.checkLength("evaluation_run_ids", request.evaluationRunIds());
-        if (request.limit() != null && request.limit() < 0 || request.offset() != null && request.offset() < 0) {
-            throw ApiException.invalidField("greater_than_equal", List.of("body", request.limit() != null && request.limit() < 0
-                    ? "limit" : "offset"), "Input should be greater than or equal to 0", null);
+        return results.query(projectId, EvalResultsRequest.of(request));
+    }
+
+    private static void requireSpanIds(List<GenAiSpanRef> refs) {
+        for (int i = 0; refs != null && i < refs.size(); i++) {
+            GenAiSpanRef ref = refs.get(i);
+            String missing = ref == null || ref.traceId() == null ? "trace_id" : ref.spanId() == null ? "span_id" : null;
+            if (missing != null) {
+                throw ApiException.invalidField("missing", List.of("body", "genai_span_ref", i, missing), "Field required", null);
+            }
         }
-        return results.query(projectId, request);
     }
 
     private Uni<Deleted> delete(String entity, String project, List<String> ids, String parameter) {

@@ -26,6 +26,7 @@ import org.llmplatform.tracing.calls.StartedCall;
 import org.llmplatform.tracing.common.StoredJson;
 import org.llmplatform.tracing.common.Timestamps;
 import org.llmplatform.tracing.evals.EvalEnvelopes.EvaluationRunRead;
+import org.llmplatform.tracing.evals.EvalEnvelopes.GenAiSpanRef;
 import org.llmplatform.tracing.evals.EvalEnvelopes.PredictionCreateBody;
 import org.llmplatform.tracing.evals.EvalEnvelopes.PredictionRead;
 import org.llmplatform.tracing.evals.EvalEnvelopes.ScoreCreateBody;
@@ -66,13 +67,17 @@ public class EvalRunService {
 
     // ---- evaluation runs
 
-    public Uni<String> createRun(String projectId, String evaluation, String model) {
+    /** {@code sourceRunId}: the run this one rescored (provenance only), kept in {@code attributes.weave}. */
+    public Uni<String> createRun(String projectId, String evaluation, String model, String sourceRunId) {
         String runId = newId();
         ObjectNode marks = weaveAttributes();
         ObjectNode weave = (ObjectNode) marks.get("weave");
         weave.put("evaluation_run", "true");
         weave.put("evaluation", evaluation);
         weave.put("model", model);
+        if (sourceRunId != null) {
+            weave.put("source_evaluation_run_id", sourceRunId);
+        }
         ObjectNode inputs = json.createObjectNode().put("self", evaluation).put("model", model);
         return start(projectId, runId, runId, null, RUN_OP, EvalObjectService.EVALUATE_SOURCE, marks, inputs)
                 .replaceWith(runId);
@@ -106,7 +111,8 @@ public class EvalRunService {
     private EvaluationRunRead runAnswer(CallSchema call) {
         JsonNode weave = attributes(call).path("weave");
         return new EvaluationRunRead(call.id(), weave.path("evaluation").asText(""), weave.path("model").asText(""),
-                status(call), call.startedAt(), call.endedAt(), summaryWithoutDerived(call));
+                status(call), call.startedAt(), call.endedAt(), summaryWithoutDerived(call),
+                weave.path("source_evaluation_run_id").isTextual() ? weave.get("source_evaluation_run_id").asText() : null);
     }
 
     // ---- predictions
@@ -121,6 +127,7 @@ public class EvalRunService {
         if (body.evaluationRunId() != null) {
             weave.put("evaluation_run_id", body.evaluationRunId());
         }
+        markSpanRefs(weave, body.genaiSpanRef());
         ObjectNode inputs = json.createObjectNode().put("self", body.model());
         inputs.set("inputs", body.inputs());
         JsonNode output = body.output() == null ? NullNode.getInstance() : body.output();
@@ -140,6 +147,7 @@ public class EvalRunService {
         return read(projectId, runId, "Evaluation run").chain(run -> {
             ObjectNode marks = weaveAttributes();
             ((ObjectNode) marks.get("weave")).put("predict_call_id", predictionId);
+            markSpanRefs((ObjectNode) marks.get("weave"), body.genaiSpanRef());
             ObjectNode inputs = json.createObjectNode();
             inputs.set("self", inputs(run).path("self").isMissingNode() ? NullNode.getInstance() : inputs(run).get("self"));
             inputs.put("model", body.model());
@@ -209,6 +217,17 @@ public class EvalRunService {
         return new PredictionRead(call.id(), weave.path("model").asText(""),
                 inputs.isMissingNode() ? json.createObjectNode() : inputs, parse(call.output()),
                 weave.path("evaluation_run_id").isTextual() ? weave.get("evaluation_run_id").asText() : null, call.svcUserId());
+    }
+
+    /**
+     * The prediction's GenAI span refs, on its call and its {@code predict_and_score} call, where {@code eval_results}
+     * reads them (a query without the trials' children sees only the latter).
+     */
+    private void markSpanRefs(ObjectNode weave, List<GenAiSpanRef> refs) {
+        if (refs != null && !refs.isEmpty()) {
+            ArrayNode list = weave.putArray(EvalResultRows.GENAI_SPAN_REF);
+            refs.forEach(ref -> list.addObject().put("trace_id", ref.traceId()).put("span_id", ref.spanId()));
+        }
     }
 
     // ---- scores

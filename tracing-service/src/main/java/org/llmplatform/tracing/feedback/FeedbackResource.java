@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
+import org.llmplatform.support.body.BodyChecks.LimitsAt;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.feedback.FeedbackEnvelopes.FeedbackBatchCreateReq;
@@ -35,38 +36,14 @@ public class FeedbackResource {
 
     @POST
     @Path("create")
-    @BodyChecks(projectIds = "project_id", limits = {
-            @Limit(field = "id", max = FieldLimits.ID),
-            @Limit(field = "weave_ref", max = FieldLimits.REF),
-            @Limit(field = "annotation_ref", max = FieldLimits.REF),
-            @Limit(field = "runnable_ref", max = FieldLimits.REF),
-            @Limit(field = "call_ref", max = FieldLimits.REF),
-            @Limit(field = "trigger_ref", max = FieldLimits.REF),
-            @Limit(field = "queue_id", max = FieldLimits.ID),
-            @Limit(field = "span_agent_name", max = FieldLimits.NAME),
-            @Limit(field = "span_agent_version", max = FieldLimits.NAME),
-            @Limit(field = "span_conversation_id", max = FieldLimits.ID),
-            @Limit(field = "span_trace_id", max = FieldLimits.ID),
-            @Limit(field = "scorer_trace_id", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = "project_id", limitSets = @LimitsAt(set = FeedbackLimits.class))
     public Uni<FeedbackCreated> create(FeedbackCreateReq request) {
         return feedback.create(required(request).toNew());
     }
 
     @POST
     @Path("batch/create")
-    @BodyChecks(projectIds = "batch[].project_id", limits = {
-            @Limit(field = "batch[].id", max = FieldLimits.ID),
-            @Limit(field = "batch[].weave_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].annotation_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].runnable_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].call_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].trigger_ref", max = FieldLimits.REF),
-            @Limit(field = "batch[].queue_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].span_agent_name", max = FieldLimits.NAME),
-            @Limit(field = "batch[].span_agent_version", max = FieldLimits.NAME),
-            @Limit(field = "batch[].span_conversation_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].span_trace_id", max = FieldLimits.ID),
-            @Limit(field = "batch[].scorer_trace_id", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = "batch[].project_id", limitSets = @LimitsAt(set = FeedbackLimits.class, under = "batch[]"))
     public Uni<FeedbackBatchCreateRes> createBatch(FeedbackBatchCreateReq request) {
         if (request == null || request.batch() == null) {
             throw ApiException.missingField("batch");
@@ -91,20 +68,8 @@ public class FeedbackResource {
 
     @POST
     @Path("replace")
-    @BodyChecks(projectIds = "project_id", limits = {
-            @Limit(field = "feedback_id", max = FieldLimits.ID),
-            @Limit(field = "id", max = FieldLimits.ID),
-            @Limit(field = "weave_ref", max = FieldLimits.REF),
-            @Limit(field = "annotation_ref", max = FieldLimits.REF),
-            @Limit(field = "runnable_ref", max = FieldLimits.REF),
-            @Limit(field = "call_ref", max = FieldLimits.REF),
-            @Limit(field = "trigger_ref", max = FieldLimits.REF),
-            @Limit(field = "queue_id", max = FieldLimits.ID),
-            @Limit(field = "span_agent_name", max = FieldLimits.NAME),
-            @Limit(field = "span_agent_version", max = FieldLimits.NAME),
-            @Limit(field = "span_conversation_id", max = FieldLimits.ID),
-            @Limit(field = "span_trace_id", max = FieldLimits.ID),
-            @Limit(field = "scorer_trace_id", max = FieldLimits.ID)})
+    @BodyChecks(projectIds = "project_id", limitSets = @LimitsAt(set = FeedbackLimits.class),
+            limits = @Limit(field = "feedback_id", max = FieldLimits.ID))
     public Uni<FeedbackCreated> replace(FeedbackReplaceReq request) {
         return feedback.replace(required(request).feedbackId(), request.toNew());
     }

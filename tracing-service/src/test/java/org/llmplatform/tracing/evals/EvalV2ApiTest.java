@@ -3,6 +3,8 @@ package org.llmplatform.tracing.evals;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -158,6 +160,33 @@ class EvalV2ApiTest {
         get("/scores/" + scoreId).statusCode(404);
         delete("/evaluation_runs?evaluation_run_ids=" + runId).statusCode(200);
         get("/predictions/" + predictionId).statusCode(404);
+    }
+
+    @Test
+    void aRescoringRunKeepsItsSourceRunAndOthersAnswerNull() {
+        String evaluation = "weave:///" + client.project + "/object/e:abc";
+        String model = "weave:///" + client.project + "/object/echo:def";
+        String source = post("/evaluation_runs", Map.of("evaluation", evaluation, "model", model)).statusCode(200)
+                .extract().path("evaluation_run_id");
+        String rescored = post("/evaluation_runs", Map.of("evaluation", evaluation, "model", model,
+                "source_evaluation_run_id", source)).statusCode(200).extract().path("evaluation_run_id");
+        get("/evaluation_runs/" + rescored).statusCode(200).body("source_evaluation_run_id", equalTo(source));
+        get("/evaluation_runs/" + source).statusCode(200).body("$", hasKey("source_evaluation_run_id"))
+                .body("source_evaluation_run_id", nullValue());
+        assertEquals(source, lines("/evaluation_runs?evaluation_run_ids=" + rescored).get(0).get("source_evaluation_run_id"));
+        post("/evaluation_runs", Map.of("evaluation", evaluation, "model", model, "source_evaluation_run_id",
+                "r".repeat(200))).statusCode(422).body("detail[0].loc", equalTo(List.of("body", "source_evaluation_run_id")));
+    }
+
+    @Test
+    void anOpReadTakesEagerAsABooleanAndAlwaysAnswersTheCode() {
+        String digest = post("/ops", Map.of("name", "lazy", "source_code", "def f(): return 2\n")).statusCode(200)
+                .extract().path("digest");
+        for (String eager : List.of("?eager=true", "?eager=false", "?eager=0", "")) {
+            get("/ops/lazy/versions/" + digest + eager).statusCode(200).body("code", equalTo("def f(): return 2\n"));
+        }
+        get("/ops/lazy/versions/" + digest + "?eager=maybe").statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("query", "eager"))).body("detail[0].type", equalTo("bool_parsing"));
     }
 
     @Test
