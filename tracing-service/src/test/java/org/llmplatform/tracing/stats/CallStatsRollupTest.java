@@ -20,6 +20,9 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
@@ -152,6 +155,35 @@ class CallStatsRollupTest {
         }
         assertNotEquals(0.0, buckets.get(0).get("sum_input_cost").asDouble(), "05:xx house-a: 107 input tokens");
         assertSameAnswers("2025-04-01T05:30:00Z", "2025-04-01T10:30:00Z", 3600);
+    }
+
+    @Test
+    void concurrentWritersOfOneHourAllCountOnce() throws Exception {
+        List<Map<String, Object>> batches = new ArrayList<>();
+        for (int writer = 0; writer < 6; writer++) {
+            List<Map<String, Object>> calls = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                calls.add(complete("w" + writer + "-" + i, "many", "12:0" + (i % 10) + ":00", "12:0" + (i % 10) + ":0" + (writer + 1),
+                        null, usage("house-a", Map.of("prompt_tokens", writer, "completion_tokens", i))));
+            }
+            batches.add(Map.of("batch", calls));
+        }
+        ExecutorService writers = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int round = 0; round < 2; round++) { // every batch twice, the resend racing the first write
+                for (Map<String, Object> batch : batches) {
+                    sent.add(writers.submit(() -> client.post("/v2/" + client.project + "/calls/complete", batch).statusCode(200)));
+                }
+            }
+            for (Future<?> write : sent) {
+                write.get();
+            }
+        } finally {
+            writers.shutdown();
+        }
+        assertEquals(120, rollupHours().get(12L)[0]);
+        assertSameAnswers("2025-04-01T12:00:00Z", "2025-04-01T13:00:00Z", 3600);
     }
 
     @Test
