@@ -3,9 +3,7 @@ package org.llmplatform.tracing.stats;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -30,12 +28,10 @@ public class CallStatsRollupStore {
     private static final long HOUR = 3600;
     private static final Set<String> TOKEN_SUMS = Set.of("sum", "avg", "count");
 
-    private final Pool pool;
     private final ObjectMapper json;
     private final CallStatsStore rows;
 
-    public CallStatsRollupStore(Pool pool, ObjectMapper json, CallStatsStore rows) {
-        this.pool = pool;
+    public CallStatsRollupStore(ObjectMapper json, CallStatsStore rows) {
         this.json = json;
         this.rows = rows;
     }
@@ -93,7 +89,7 @@ public class CallStatsRollupStore {
                 ORDER BY buckets.bucket""".formatted(CallStatsStore.bucketSeries(params, buckets),
                 edgeCalls(params, project, buckets), wholeHours(params, project, buckets), bucketOfHour(params, buckets));
         boolean percentiles = metrics.stream().anyMatch(m -> m.name().equals("latency_ms") && !m.percentiles().isEmpty());
-        return pool.preparedQuery(sql).execute(Tuple.from(params.values())).map(rowSet -> {
+        return rows.withoutJit(new SqlStatement(sql, params.values())).map(rowSet -> {
             List<ObjectNode> answer = new ArrayList<>(rowSet.size());
             for (Row row : rowSet) {
                 if (percentiles && row.getLong("negative_latencies") != 0) {
