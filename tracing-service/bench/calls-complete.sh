@@ -4,5 +4,5 @@
 # /v2/{entity}/{project}/calls/complete and through call/upsert_batch in one run: warm-up requests on each, then
 # alternating rounds in fresh projects, 4 clients. Prints calls/s of each and the ratio (BENCH lines).
 # Knobs (append to the command): -Dbench.requests=40 -Dbench.callsPerRequest=250 -Dbench.rounds=3 -Dbench.warmup=60
-# -Dbench.clients=4
+# -Dbench.clients=4 -Dbench.rollup=compare (each round also without the calls/stats rollup triggers of V22)
 exec "$(dirname "$0")/packaged.sh" CallsCompleteBenchmark bench-calls-complete.log "$@"

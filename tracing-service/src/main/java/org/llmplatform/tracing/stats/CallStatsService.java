@@ -9,6 +9,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.stream.Stream;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.tracing.calls.CallFilter;
@@ -16,15 +17,20 @@ import org.llmplatform.tracing.common.Timestamps;
 import org.llmplatform.tracing.stats.CallStatsResource.CallStatsReq;
 import org.llmplatform.tracing.stats.CallStatsResource.CallStatsRes;
 
-/** {@code calls/stats}: the caller's project, the request checked and resolved to buckets, then both aggregations in SQL. */
+/**
+ * {@code calls/stats}: the caller's project, the request checked and resolved to buckets, then both aggregations in SQL,
+ * from the hourly rollup where it answers the request, else from the calls (docs/tracing-service.md#call-stats-rollup).
+ */
 @ApplicationScoped
 public class CallStatsService {
 
     private final CallStatsStore store;
+    private final CallStatsRollupStore rollupStore;
     private final CurrentPrincipal caller;
 
-    public CallStatsService(CallStatsStore store, CurrentPrincipal caller) {
+    public CallStatsService(CallStatsStore store, CallStatsRollupStore rollupStore, CurrentPrincipal caller) {
         this.store = store;
+        this.rollupStore = rollupStore;
         this.caller = caller;
     }
 
@@ -52,12 +58,33 @@ public class CallStatsService {
         List<StatsMetric> callMetrics = StatsMetric.of(request.callMetrics(), StatsMetric.CALL_METRICS, "call_metrics");
         CallFilter filter = request.filter() == null ? CallFilter.NONE : request.filter().checked();
         StatsBuckets buckets = new StatsBuckets(start.toInstant(), end.toInstant(), granularity, zone);
+        boolean rollup = everyCall(filter) && CallStatsRollupStore.answers(buckets, callMetrics, usageMetrics);
         Uni<List<ObjectNode>> usage = usageMetrics.isEmpty() ? Uni.createFrom().item(List.of())
+                : rollup ? rollupStore.usageBuckets(project, buckets, usageMetrics)
                 : store.usageBuckets(project, filter, buckets, usageMetrics);
-        return usage.chain(usageBuckets -> (callMetrics.isEmpty() ? Uni.createFrom().item(List.<ObjectNode>of())
-                : store.callBuckets(project, filter, buckets, callMetrics))
+        return usage.chain(usageBuckets -> callBuckets(project, filter, buckets, callMetrics, rollup)
                 .map(callBuckets -> new CallStatsRes(Timestamps.format(start), Timestamps.format(end), granularity,
                         timezone, usageBuckets, callBuckets)));
+    }
+
+    /** From the rollup where it answers, else (and where a latency percentile meets a negative latency) from the calls. */
+    private Uni<List<ObjectNode>> callBuckets(String project, CallFilter filter, StatsBuckets buckets,
+            List<StatsMetric> metrics, boolean rollup) {
+        if (metrics.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        if (!rollup) {
+            return store.callBuckets(project, filter, buckets, metrics);
+        }
+        return rollupStore.callBuckets(project, buckets, metrics).chain(answer -> answer.isPresent()
+                ? Uni.createFrom().item(answer.get()) : store.callBuckets(project, filter, buckets, metrics));
+    }
+
+    /** Whether the filter keeps every call (the members calls/stats reads; the rollup counts every visible call). */
+    private static boolean everyCall(CallFilter filter) {
+        return Stream.of(filter.opNames(), filter.traceIds(), filter.callIds(), filter.parentIds(), filter.svcUserIds(),
+                filter.svcRunIds()).allMatch(values -> values == null || values.isEmpty())
+                && !Boolean.TRUE.equals(filter.traceRootsOnly());
     }
 
     private static ZoneId zone(String timezone) {

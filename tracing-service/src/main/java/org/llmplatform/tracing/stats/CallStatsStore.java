@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -49,8 +50,7 @@ public class CallStatsStore {
         for (StatsMetric metric : metrics) {
             values.add(switch (metric.name()) {
                 // dateDiff('millisecond', started_at, ended_at): whole milliseconds crossed; null while running.
-                case "latency_ms" -> "(floor(extract(epoch FROM c.ended_at) * 1000) - floor(extract(epoch FROM c.started_at) * 1000))"
-                        + "::bigint AS m_latency_ms";
+                case "latency_ms" -> "tracing.stats_latency_ms(c.started_at, c.ended_at) AS m_latency_ms";
                 case "call_count" -> "1 AS m_call_count";
                 case "error_count" -> "CASE WHEN c.exception IS NOT NULL THEN 1 ELSE 0 END AS m_error_count";
                 default -> throw new IllegalArgumentException(metric.name());
@@ -67,7 +67,7 @@ public class CallStatsStore {
                 SELECT buckets.bucket, %s, coalesce(aggregated.count, 0) AS count
                 FROM buckets LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket
                 ORDER BY buckets.bucket""".formatted(bucketSeries, bucketOf(params, buckets), String.join(", ", values), calls,
-                aggregates(metrics), outerColumns(metrics));
+                String.join(", ", aggregates(metrics)), outerColumns(metrics));
         return new SqlStatement(sql, params.values());
     }
 
@@ -77,16 +77,20 @@ public class CallStatsStore {
         String calls = visibleCalls(params, project, filter, buckets);
         List<String> values = new ArrayList<>();
         for (StatsMetric metric : metrics) {
-            // Providers name the same counts differently: input is prompt_tokens + input_tokens, output is
-            // completion_tokens + output_tokens; only JSON numbers count (ClickHouse's toFloat64OrNull of the raw value).
             values.add(switch (metric.name()) {
-                case "input_tokens" -> "coalesce(" + number("prompt_tokens") + ", 0) + coalesce(" + number("input_tokens")
-                        + ", 0) AS m_input_tokens";
-                case "output_tokens" -> "coalesce(" + number("completion_tokens") + ", 0) + coalesce("
-                        + number("output_tokens") + ", 0) AS m_output_tokens";
+                case "input_tokens" -> INPUT_TOKENS + " AS m_input_tokens";
+                case "output_tokens" -> OUTPUT_TOKENS + " AS m_output_tokens";
                 default -> number(metric.name()) + " AS m_" + metric.name();
             });
         }
+        boolean priced = StatsPrices.anyPriced(metrics);
+        List<String> aggregates = new ArrayList<>(List.of(aggregates(metrics)));
+        if (priced) {
+            values.add(INPUT_TOKENS + " AS priced_input, " + OUTPUT_TOKENS + " AS priced_output");
+            aggregates.add("sum(priced_input)::float8 AS " + StatsPrices.INPUT_TOKENS + ", sum(priced_output)::float8 AS "
+                    + StatsPrices.OUTPUT_TOKENS);
+        }
+        String book = priced ? StatsPrices.bookCte(params, project) : "";
         String sql = """
                 WITH buckets AS (%s),
                 per_call AS (
@@ -97,19 +101,21 @@ public class CallStatsStore {
                     WHERE %s),
                 aggregated AS (
                     SELECT bucket, model, %s, count(*) AS count FROM per_call GROUP BY bucket, model),
-                models AS (SELECT DISTINCT model FROM aggregated)
+                models AS (SELECT DISTINCT model FROM aggregated)%s
                 SELECT buckets.bucket, models.model, %s, coalesce(aggregated.count, 0) AS count
                 FROM buckets CROSS JOIN models
-                LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model
+                LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
                 ORDER BY buckets.bucket, models.model COLLATE "C"
                 """.formatted(bucketSeries, bucketOf(params, buckets),
-                String.join(", ", values), calls, aggregates(metrics), outerColumns(metrics));
+                String.join(", ", values), calls, String.join(", ", aggregates), book, outerColumns(metrics),
+                priced ? StatsPrices.priceJoin() : "");
         return new SqlStatement(sql, params.values());
     }
 
-    private Uni<List<ObjectNode>> run(SqlStatement statement, StatsBuckets buckets, List<StatsMetric> metrics,
+    /** Runs a statement answering one bucket (and model) a row, with a column per metric column and {@code count}. */
+    Uni<List<ObjectNode>> run(SqlStatement statement, StatsBuckets buckets, List<StatsMetric> metrics,
             boolean byModel) {
-        return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params())).map(rows -> {
+        return withoutJit(statement).map(rows -> {
             List<ObjectNode> answer = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 ObjectNode bucket = json.createObjectNode();
@@ -136,8 +142,18 @@ public class CallStatsStore {
         });
     }
 
+    /**
+     * Runs a statement with PostgreSQL's JIT off: over a large project the planner's estimates pass the JIT's
+     * thresholds, and compiling these statements' expressions took seconds (5 s for the rollup's call buckets on
+     * the loaded 2-core machine) against milliseconds of execution.
+     */
+    Uni<RowSet<Row>> withoutJit(SqlStatement statement) {
+        return pool.withTransaction(connection -> connection.query("SET LOCAL jit = off").execute()
+                .chain(() -> connection.preparedQuery(statement.sql()).execute(Tuple.from(statement.params()))));
+    }
+
     /** Every bucket's start (epoch seconds) from the one holding {@code start} to the last one before {@code end}. */
-    private static String bucketSeries(SqlParams params, StatsBuckets buckets) {
+    static String bucketSeries(SqlParams params, StatsBuckets buckets) {
         long first = buckets.firstBucket();
         long last = first + (buckets.count() - 1) * buckets.granularity();
         return "SELECT generate_series(" + params.bind(first, "bigint") + ", " + params.bind(last, "bigint") + ", "
@@ -173,24 +189,38 @@ public class CallStatsStore {
         }
     }
 
+    // Providers name the same counts differently: input is prompt_tokens + input_tokens, output is
+    // completion_tokens + output_tokens; only JSON numbers count (ClickHouse's toFloat64OrNull of the raw value).
+    private static final String INPUT_TOKENS = "coalesce(" + number("prompt_tokens") + ", 0) + coalesce(" + number("input_tokens")
+            + ", 0)";
+    private static final String OUTPUT_TOKENS = "coalesce(" + number("completion_tokens") + ", 0) + coalesce("
+            + number("output_tokens") + ", 0)";
+
     private static String number(String key) {
         return "CASE WHEN jsonb_typeof(u.value -> '" + key + "') = 'number' THEN (u.value ->> '" + key + "')::float8 END";
     }
 
-    private static String aggregates(List<StatsMetric> metrics) {
+    /** The aggregates of the columns over the calls ({@code 1 AS no_column} when every column is priced). */
+    private static String[] aggregates(List<StatsMetric> metrics) {
         List<String> aggregates = new ArrayList<>();
         for (StatsMetric metric : metrics) {
             for (Column column : metric.columns()) {
-                aggregates.add(column.aggregateSql() + " AS \"" + column.alias() + "\"");
+                if (!StatsPrices.priced(metric, column)) {
+                    aggregates.add(column.aggregateSql() + " AS \"" + column.alias() + "\"");
+                }
             }
         }
-        return String.join(", ", aggregates);
+        return aggregates.isEmpty() ? new String[] {"1 AS no_column"} : aggregates.toArray(String[]::new);
     }
 
     private static String outerColumns(List<StatsMetric> metrics) {
         List<String> columns = new ArrayList<>();
         for (StatsMetric metric : metrics) {
             for (Column column : metric.columns()) {
+                if (StatsPrices.priced(metric, column)) {
+                    columns.add(StatsPrices.column(metric));
+                    continue;
+                }
                 String quoted = "\"" + column.alias() + "\"";
                 columns.add((column.zeroWhenEmpty() ? "coalesce(aggregated." + quoted + ", 0)" : "aggregated." + quoted)
                         + " AS " + quoted);

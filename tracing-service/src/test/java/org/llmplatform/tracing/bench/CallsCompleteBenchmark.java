@@ -4,6 +4,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,15 +41,22 @@ class CallsCompleteBenchmark extends PackagedServiceBenchmark {
         key = TestIdentities.userWithKey(user);
         ingest(user + "/warmup-complete", true, WARMUP_REQUESTS);
         ingest(user + "/warmup-legacy", false, WARMUP_REQUESTS);
-        double[] seconds = new double[2];
+        // -Dbench.rollup=compare: every round also runs without V22's calls/stats rollup triggers, its cost on writes.
+        boolean compareRollup = "compare".equals(System.getProperty("bench.rollup"));
+        double[] seconds = new double[4];
         for (int round = 0; round < ROUNDS; round++) {
-            // Alternating sides, each in a fresh project, so both see the same table size and the same JIT.
-            for (int side = 0; side < 2; side++) {
-                boolean complete = (round + side) % 2 == 0;
-                seconds[complete ? 0 : 1] += ingest(user + "/r" + round + (complete ? "-complete" : "-legacy"),
-                        complete, REQUESTS);
+            for (int triggers = 0; triggers < (compareRollup ? 2 : 1); triggers++) {
+                boolean withRollup = (round + triggers) % 2 == 0 || !compareRollup;
+                rollupTriggers(withRollup);
+                // Alternating sides, each in a fresh project, so both see the same table size and the same JIT.
+                for (int side = 0; side < 2; side++) {
+                    boolean complete = (round + side) % 2 == 0;
+                    seconds[(withRollup ? 0 : 2) + (complete ? 0 : 1)] += ingest(user + "/r" + round + (withRollup ? "" : "-norollup")
+                            + (complete ? "-complete" : "-legacy"), complete, REQUESTS);
+                }
             }
         }
+        rollupTriggers(true);
         long calls = (long) ROUNDS * REQUESTS * CALLS_PER_REQUEST;
         double completePerSecond = calls / seconds[0];
         double legacyPerSecond = calls / seconds[1];
@@ -56,6 +65,20 @@ class CallsCompleteBenchmark extends PackagedServiceBenchmark {
         System.out.printf("BENCH call/upsert_batch (baseline): %.0f calls/s (the same calls, %d start+end items a request)%n",
                 legacyPerSecond, 2 * CALLS_PER_REQUEST);
         System.out.printf("BENCH ratio calls/complete / upsert_batch: %.2f%n", completePerSecond / legacyPerSecond);
+        if (compareRollup) {
+            System.out.printf("BENCH without the calls/stats rollup triggers (V22), same rounds: calls/complete %.0f calls/s,"
+                    + " upsert_batch %.0f calls/s; with them / without: calls/complete %.2f, upsert_batch %.2f%n",
+                    calls / seconds[2], calls / seconds[3], seconds[2] / seconds[0], seconds[3] / seconds[1]);
+        }
+    }
+
+    /** Turns V22's triggers that keep the calls/stats rollup on or off (between rounds, as the table's owner). */
+    private static void rollupTriggers(boolean on) throws Exception {
+        try (Connection db = database(); Statement statement = db.createStatement()) {
+            for (String trigger : List.of("call_stats_after_insert", "call_stats_after_update", "call_stats_after_delete")) {
+                statement.execute("ALTER TABLE tracing.calls " + (on ? "ENABLE" : "DISABLE") + " TRIGGER " + trigger);
+            }
+        }
     }
 
     /** Sends {@code requests} bodies of {@link #CALLS_PER_REQUEST} calls from {@link #CLIENTS} clients; the seconds taken. */
