@@ -67,14 +67,10 @@ public class CallStatsRollupStore {
     Uni<Optional<List<ObjectNode>>> callBuckets(String project, StatsBuckets buckets, List<StatsMetric> metrics) {
         SqlParams params = new SqlParams();
         String sql = """
-                WITH buckets AS (%s),
-                %s,
+                WITH buckets AS (%s)%s,
                 hours AS (
                     SELECT hour, calls, errors, ended, latency_sum, negative_latencies, latency_histogram
-                    FROM tracing.call_stats_hours WHERE %s
-                    UNION ALL
-                    SELECT d.hour, d.calls, d.errors, d.ended, d.latency_sum, d.negative_latencies, d.latency_histogram
-                    FROM edge, tracing.call_stats_of(edge.projects, edge.started, edge.ended, edge.failed, edge.signs) d),
+                    FROM tracing.call_stats_hours WHERE %s%s),
                 aggregated AS (
                     SELECT %s AS bucket, sum(calls) AS calls, sum(errors) AS errors, sum(ended) AS ended,
                         sum(latency_sum) AS latency_sum, sum(negative_latencies) AS negative_latencies,
@@ -87,7 +83,13 @@ public class CallStatsRollupStore {
                     coalesce(a.negative_latencies, 0)::bigint AS negative_latencies, a.latency_histogram
                 FROM buckets LEFT JOIN aggregated a ON a.bucket = buckets.bucket
                 ORDER BY buckets.bucket""".formatted(CallStatsStore.bucketSeries(params, buckets),
-                edgeCalls(params, project, buckets), wholeHours(params, project, buckets), bucketOfHour(params, buckets));
+                edgeCalls(params, project, buckets), wholeHours(params, project, buckets),
+                edgeHours(buckets, """
+
+                    UNION ALL
+                    SELECT d.hour, d.calls, d.errors, d.ended, d.latency_sum, d.negative_latencies, d.latency_histogram
+                    FROM edge, tracing.call_stats_of(edge.projects, edge.started, edge.ended, edge.failed, edge.signs) d"""),
+                bucketOfHour(params, buckets));
         boolean percentiles = metrics.stream().anyMatch(m -> m.name().equals("latency_ms") && !m.percentiles().isEmpty());
         return rows.withoutJit(new SqlStatement(sql, params.values())).map(rowSet -> {
             List<ObjectNode> answer = new ArrayList<>(rowSet.size());
@@ -111,18 +113,12 @@ public class CallStatsRollupStore {
             }
         }
         String sql = """
-                WITH buckets AS (%s),
-                %s,
+                WITH buckets AS (%s)%s,
                 hours AS (
                     SELECT hour, model, pairs, input_tokens, output_tokens, total_tokens, total_tokens_count,
                         cache_read_input_tokens, cache_read_input_tokens_count, cache_creation_input_tokens,
                         cache_creation_input_tokens_count
-                    FROM tracing.usage_stats_hours WHERE %s
-                    UNION ALL
-                    SELECT d.hour, d.model, d.pairs, d.input_tokens, d.output_tokens, d.total_tokens, d.total_tokens_count,
-                        d.cache_read_input_tokens, d.cache_read_input_tokens_count, d.cache_creation_input_tokens,
-                        d.cache_creation_input_tokens_count
-                    FROM edge, tracing.usage_stats_of(edge.projects, edge.started, edge.usages, edge.signs) d),
+                    FROM tracing.usage_stats_hours WHERE %s%s),
                 aggregated AS (
                     SELECT %s AS bucket, model, sum(pairs)::bigint AS count,
                         sum(input_tokens)::float8 AS input_tokens, sum(output_tokens)::float8 AS output_tokens,
@@ -139,19 +135,30 @@ public class CallStatsRollupStore {
                 LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
                 ORDER BY buckets.bucket, models.model COLLATE "C"
                 """.formatted(CallStatsStore.bucketSeries(params, buckets), edgeCalls(params, project, buckets),
-                wholeHours(params, project, buckets), bucketOfHour(params, buckets), StatsPrices.INPUT_TOKENS,
+                wholeHours(params, project, buckets), edgeHours(buckets, """
+
+                    UNION ALL
+                    SELECT d.hour, d.model, d.pairs, d.input_tokens, d.output_tokens, d.total_tokens, d.total_tokens_count,
+                        d.cache_read_input_tokens, d.cache_read_input_tokens_count, d.cache_creation_input_tokens,
+                        d.cache_creation_input_tokens_count
+                    FROM edge, tracing.usage_stats_of(edge.projects, edge.started, edge.usages, edge.signs) d"""),
+                bucketOfHour(params, buckets), StatsPrices.INPUT_TOKENS,
                 StatsPrices.OUTPUT_TOKENS, priced ? StatsPrices.bookCte(params, project) : "", String.join(", ", columns),
                 priced ? StatsPrices.priceJoin() : "");
         return rows.run(new SqlStatement(sql, params.values()), buckets, metrics, true);
     }
 
     /**
-     * {@code edge}: the visible calls of the range's partial first and last hours, as the arrays the rollup's functions
-     * take. A range within one hour is all edge.
+     * {@code , edge AS (…)}: the visible calls of the range's partial first and last hours, as the arrays the rollup's
+     * functions take; nothing for a range of whole hours, which reads no call. A range within one hour is all edge.
      */
     private static String edgeCalls(SqlParams params, String project, StatsBuckets buckets) {
         Hours hours = Hours.of(buckets);
+        if (!hours.partial(buckets)) {
+            return "";
+        }
         return """
+                ,
                 edge AS (
                     SELECT array_agg(c.project_id) AS projects, array_agg(c.started_at) AS started,
                         array_agg(c.ended_at) AS ended, array_agg(c.exception IS NOT NULL) AS failed,
@@ -161,6 +168,11 @@ public class CallStatsRollupStore {
                         AND ((c.started_at >= %s AND c.started_at < %s) OR (c.started_at >= %s AND c.started_at < %s)))"""
                 .formatted(params.bind(project, "text"), time(params, buckets.start()), time(params, hours.leadingEnd()),
                         time(params, hours.trailingStart()), time(params, buckets.end()));
+    }
+
+    /** {@code union}, the rows of the edge's calls, when the range has partial hours. */
+    private static String edgeHours(StatsBuckets buckets, String union) {
+        return Hours.of(buckets).partial(buckets) ? union : "";
     }
 
     private static String wholeHours(SqlParams params, String project, StatsBuckets buckets) {
@@ -189,6 +201,10 @@ public class CallStatsRollupStore {
                 return new Hours(0, 0, buckets.end(), buckets.end());
             }
             return new Hours(from, to, Instant.ofEpochSecond(from), Instant.ofEpochSecond(to));
+        }
+
+        boolean partial(StatsBuckets buckets) {
+            return buckets.start().isBefore(leadingEnd) || trailingStart.isBefore(buckets.end());
         }
     }
 
