@@ -1,13 +1,16 @@
 package org.llmplatform.inference.admission;
 
 import java.util.function.UnaryOperator;
+import org.jboss.resteasy.reactive.RestHeader;
 import org.llmplatform.model.events.UsageRecord;
 
 /**
  * The headers every endpoint reads to admit a request, whichever transport carried it: the client's request id, the
- * project it names (ours or W&B's header) and the call that tracks it, as they came.
+ * project it names (ours or W&B's header) and the call that tracks it, as they came. A resource method takes them as
+ * one {@code @BeanParam}.
  */
-public record CallHeaders(String requestId, String compatProject, String openAiProject, String weaveCallId) {
+public record CallHeaders(@RestHeader(REQUEST_ID) String requestId, @RestHeader(COMPAT_PROJECT) String compatProject,
+        @RestHeader(OPENAI_PROJECT) String openAiProject, @RestHeader(WEAVE_CALL_ID) String weaveCallId) {
 
     public static final String REQUEST_ID = "X-Request-Id";
     public static final String COMPAT_PROJECT = "Compat-Project";

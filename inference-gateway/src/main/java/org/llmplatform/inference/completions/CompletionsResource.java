@@ -3,11 +3,11 @@ package org.llmplatform.inference.completions;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.MediaType;
-import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.CallHeaders;
@@ -32,11 +32,7 @@ public class CompletionsResource {
     @POST
     @BodyChecks(projectHeaders = {CallHeaders.COMPAT_PROJECT, CallHeaders.OPENAI_PROJECT}, limits = @Limit(field = "model", max = FieldLimits.REF))
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader(CallHeaders.REQUEST_ID) String requestId,
-            @RestHeader(CallHeaders.COMPAT_PROJECT) String compatProject,
-            @RestHeader(CallHeaders.OPENAI_PROJECT) String openAiProject,
-            @RestHeader(CallHeaders.WEAVE_CALL_ID) String weaveCallId, RoutingContext context) {
-        CallHeaders headers = new CallHeaders(requestId, compatProject, openAiProject, weaveCallId);
+    public Uni<RestResponse<Object>> create(JsonNode body, @BeanParam CallHeaders headers, RoutingContext context) {
         return completions.create(admission.currentCaller(), headers, body, GatewayOverhead.arrivedNanos(context))
                 .map(ChatCompletionsResource::response);
     }

@@ -3,22 +3,21 @@ package org.llmplatform.inference.responses;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.RestResponse.ResponseBuilder;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.CallHeaders;
-import org.llmplatform.inference.chat.ChatAnswer;
+import org.llmplatform.inference.chat.ChatCompletionsResource;
 import org.llmplatform.inference.upstream.GatewayOverhead;
 import org.llmplatform.support.body.BodyChecks;
 import org.llmplatform.support.body.BodyChecks.Limit;
@@ -43,13 +42,9 @@ public class ResponsesResource {
     @BodyChecks(projectHeaders = {CallHeaders.COMPAT_PROJECT, CallHeaders.OPENAI_PROJECT}, limits = {
             @Limit(field = "model", max = FieldLimits.REF), @Limit(field = "previous_response_id", max = FieldLimits.REF)})
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<RestResponse<Object>> create(JsonNode body, @RestHeader(CallHeaders.REQUEST_ID) String requestId,
-            @RestHeader(CallHeaders.COMPAT_PROJECT) String compatProject,
-            @RestHeader(CallHeaders.OPENAI_PROJECT) String openAiProject,
-            @RestHeader(CallHeaders.WEAVE_CALL_ID) String weaveCallId, RoutingContext context) {
-        CallHeaders headers = new CallHeaders(requestId, compatProject, openAiProject, weaveCallId);
+    public Uni<RestResponse<Object>> create(JsonNode body, @BeanParam CallHeaders headers, RoutingContext context) {
         return responses.create(admission.currentCaller(), headers, body, GatewayOverhead.arrivedNanos(context))
-                .map(ResponsesResource::response);
+                .map(ChatCompletionsResource::response);
     }
 
     @GET
@@ -69,13 +64,5 @@ public class ResponsesResource {
             @RestHeader(CallHeaders.COMPAT_PROJECT) String compatProject,
             @RestHeader(CallHeaders.OPENAI_PROJECT) String openAiProject) {
         return responses.delete(admission.currentCaller(), new CallHeaders(null, compatProject, openAiProject, null), id);
-    }
-
-    private static RestResponse<Object> response(ChatAnswer answer) {
-        ResponseBuilder<Object> response = ResponseBuilder.create(answer.status())
-                .entity(answer.body())
-                .header(HttpHeaders.CONTENT_TYPE, answer.contentType());
-        answer.headers(response::header);
-        return response.build();
     }
 }
