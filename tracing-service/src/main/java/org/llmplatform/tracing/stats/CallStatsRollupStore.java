@@ -82,7 +82,7 @@ public class CallStatsRollupStore {
                     (a.errors / nullif(a.calls, 0))::float8 AS error_avg,
                     coalesce(a.negative_latencies, 0)::bigint AS negative_latencies, a.latency_histogram
                 FROM buckets LEFT JOIN aggregated a ON a.bucket = buckets.bucket
-                ORDER BY buckets.bucket""".formatted(CallStatsStore.bucketSeries(params, buckets),
+                ORDER BY buckets.bucket""".formatted(buckets.seriesSql(params),
                 edgeCalls(params, project, buckets), wholeHours(params, project, buckets),
                 edgeHours(buckets, """
 
@@ -134,7 +134,7 @@ public class CallStatsRollupStore {
                 FROM buckets CROSS JOIN models
                 LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
                 ORDER BY buckets.bucket, models.model COLLATE "C"
-                """.formatted(CallStatsStore.bucketSeries(params, buckets), edgeCalls(params, project, buckets),
+                """.formatted(buckets.seriesSql(params), edgeCalls(params, project, buckets),
                 wholeHours(params, project, buckets), edgeHours(buckets, """
 
                     UNION ALL

@@ -3,7 +3,6 @@ package org.llmplatform.tracing.stats;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -43,7 +42,7 @@ public class CallStatsService {
         OffsetDateTime end = request.end() == null ? OffsetDateTime.now(ZoneOffset.UTC)
                 : Timestamps.parse(request.end(), List.of("body", "end"));
         String timezone = request.timezone() == null ? "UTC" : request.timezone();
-        ZoneId zone = zone(timezone);
+        ZoneId zone = StatsBuckets.zone(timezone);
         if (end.isBefore(start)) {
             throw ApiException.badRequest("CallStatsReq end must be after start");
         }
@@ -85,14 +84,5 @@ public class CallStatsService {
         return Stream.of(filter.opNames(), filter.traceIds(), filter.callIds(), filter.parentIds(), filter.svcUserIds(),
                 filter.svcRunIds()).allMatch(values -> values == null || values.isEmpty())
                 && !Boolean.TRUE.equals(filter.traceRootsOnly());
-    }
-
-    private static ZoneId zone(String timezone) {
-        try {
-            return ZoneId.of(timezone);
-        } catch (DateTimeException e) {
-            throw ApiException.invalidField("value_error", List.of("body", "timezone"),
-                    "Value error, unknown IANA timezone: " + timezone, timezone);
-        }
     }
 }

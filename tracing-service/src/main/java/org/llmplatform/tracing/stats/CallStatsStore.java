@@ -44,7 +44,7 @@ public class CallStatsStore {
 
     static SqlStatement callMetricsSql(String project, CallFilter filter, StatsBuckets buckets, List<StatsMetric> metrics) {
         SqlParams params = new SqlParams();
-        String bucketSeries = bucketSeries(params, buckets);
+        String bucketSeries = buckets.seriesSql(params);
         String calls = visibleCalls(params, project, filter, buckets);
         List<String> values = new ArrayList<>();
         for (StatsMetric metric : metrics) {
@@ -66,14 +66,14 @@ public class CallStatsStore {
                     SELECT bucket, %s, count(*) AS count FROM per_call GROUP BY bucket)
                 SELECT buckets.bucket, %s, coalesce(aggregated.count, 0) AS count
                 FROM buckets LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket
-                ORDER BY buckets.bucket""".formatted(bucketSeries, bucketOf(params, buckets), String.join(", ", values), calls,
+                ORDER BY buckets.bucket""".formatted(bucketSeries, buckets.bucketOfSql(params, "c.started_at"), String.join(", ", values), calls,
                 String.join(", ", aggregates(metrics)), outerColumns(metrics));
         return new SqlStatement(sql, params.values());
     }
 
     static SqlStatement usageMetricsSql(String project, CallFilter filter, StatsBuckets buckets, List<StatsMetric> metrics) {
         SqlParams params = new SqlParams();
-        String bucketSeries = bucketSeries(params, buckets);
+        String bucketSeries = buckets.seriesSql(params);
         String calls = visibleCalls(params, project, filter, buckets);
         List<String> values = new ArrayList<>();
         for (StatsMetric metric : metrics) {
@@ -106,7 +106,7 @@ public class CallStatsStore {
                 FROM buckets CROSS JOIN models
                 LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
                 ORDER BY buckets.bucket, models.model COLLATE "C"
-                """.formatted(bucketSeries, bucketOf(params, buckets),
+                """.formatted(bucketSeries, buckets.bucketOfSql(params, "c.started_at"),
                 String.join(", ", values), calls, String.join(", ", aggregates), book, outerColumns(metrics),
                 priced ? StatsPrices.priceJoin() : "");
         return new SqlStatement(sql, params.values());
@@ -150,19 +150,6 @@ public class CallStatsStore {
     Uni<RowSet<Row>> withoutJit(SqlStatement statement) {
         return pool.withTransaction(connection -> connection.query("SET LOCAL jit = off").execute()
                 .chain(() -> connection.preparedQuery(statement.sql()).execute(Tuple.from(statement.params()))));
-    }
-
-    /** Every bucket's start (epoch seconds) from the one holding {@code start} to the last one before {@code end}. */
-    static String bucketSeries(SqlParams params, StatsBuckets buckets) {
-        long first = buckets.firstBucket();
-        long last = first + (buckets.count() - 1) * buckets.granularity();
-        return "SELECT generate_series(" + params.bind(first, "bigint") + ", " + params.bind(last, "bigint") + ", "
-                + params.bind(buckets.granularity(), "bigint") + ") AS bucket";
-    }
-
-    private static String bucketOf(SqlParams params, StatsBuckets buckets) {
-        String granularity = params.bind(buckets.granularity(), "bigint");
-        return "floor(extract(epoch FROM c.started_at) / " + granularity + ")::bigint * " + granularity;
     }
 
     /** The visible calls of the project started in {@code [start, end)} that the filter keeps (the reference's stats filter). */
