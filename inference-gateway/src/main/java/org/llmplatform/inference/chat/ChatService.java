@@ -10,9 +10,6 @@ import java.util.function.Function;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.admission.CallHeaders;
-import org.llmplatform.inference.engine.ChatCall;
-import org.llmplatform.inference.engine.ChatStream;
-import org.llmplatform.inference.engine.EngineChatService;
 import org.llmplatform.inference.http.StreamedBody;
 import org.llmplatform.inference.upstream.UpstreamApi;
 import org.llmplatform.inference.upstream.UpstreamCompletionService;
@@ -28,16 +25,13 @@ public class ChatService {
 
     private final Admission admission;
     private final UpstreamCompletionService upstream;
-    private final EngineChatService engine;
-    private final ChatStream stream;
+    private final EmbeddedChat engine;
     private final ObjectMapper json;
 
-    public ChatService(Admission admission, UpstreamCompletionService upstream, EngineChatService engine,
-            ChatStream stream, ObjectMapper json) {
+    public ChatService(Admission admission, UpstreamCompletionService upstream, EmbeddedChat engine, ObjectMapper json) {
         this.admission = admission;
         this.upstream = upstream;
         this.engine = engine;
-        this.stream = stream;
         this.json = json;
     }
 
@@ -85,14 +79,14 @@ public class ChatService {
                             call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
                     .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }
-        Uni<ChatCall> accepted = engine.accept(request, call.body(), call.project(), call.caller(),
+        Uni<EmbeddedChat.Accepted> accepted = engine.accept(request, call.body(), call.project(), call.caller(),
                         call.requestIdHeader(), call.weaveCallId())
                 .onFailure().invoke(refusal -> admission.refusedLater(call, refusal));
         if (request.stream()) {
-            return accepted.map(running -> ChatAnswer.generated(StreamedBody.of(stream.events(running)),
+            return accepted.map(running -> ChatAnswer.generated(StreamedBody.of(running.events()),
                     call.responseRequestId()));
         }
-        return accepted.flatMap(engine::complete)
+        return accepted.flatMap(EmbeddedChat.Accepted::completion)
                 .map(completion -> ChatAnswer.generated(serialise(completion), call.responseRequestId()));
     }
 

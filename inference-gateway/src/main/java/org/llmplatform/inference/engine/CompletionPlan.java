@@ -1,5 +1,6 @@
 package org.llmplatform.inference.engine;
 
+import org.llmplatform.inference.catalog.ServedModel;
 import org.llmplatform.llama.SamplingParams;
 
 /**

@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
+import org.llmplatform.inference.catalog.ModelCatalog;
+import org.llmplatform.inference.catalog.ServedModel;
 import org.llmplatform.inference.chat.ChatRequest;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.http.OpenAiException;

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.llmplatform.inference.catalog.ModelCatalog;
+import org.llmplatform.inference.catalog.ServedModel;
 import org.llmplatform.inference.config.GatewayConfig;
-import org.llmplatform.inference.engine.ModelCatalog;
-import org.llmplatform.inference.engine.ServedModel;
 import org.llmplatform.inference.http.OpenAiException;
 
 /**

@@ -33,14 +33,14 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.llmplatform.inference.engine.ModelCatalog;
+import org.llmplatform.inference.catalog.ModelCatalog;
 import org.llmplatform.llama.LlamaConfig;
 import org.llmplatform.llama.lora.LoraAdapter;
 import org.llmplatform.llama.lora.LoraTarget;
 import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.CheckpointSaved;
-import org.llmplatform.support.blob.AdapterBlobs;
 import org.llmplatform.support.blob.AdapterBlobs.AdapterFiles;
+import org.llmplatform.support.blob.AdapterBlobs;
 import org.llmplatform.testing.PlatformTestResources;
 import org.llmplatform.testing.TestIdentities;
 

@@ -219,6 +219,24 @@ class CompletionsTest {
     }
 
     @Test
+    void anEchoWithoutGenerationIsCountedWithItsPromptTokensStreamedOrNot() throws IOException {
+        int promptTokens = tokens(PROMPT).length;
+        for (boolean stream : new boolean[] {false, true}) {
+            String requestId = TestIdentities.unique("echo");
+            String answer = caller.request().header("X-Request-Id", requestId)
+                    .body("{\"model\":\"" + Callers.MODEL + "\",\"prompt\":\"" + PROMPT + "\",\"echo\":true,\"max_tokens\":0,"
+                            + "\"stream\":" + stream + (stream ? ",\"stream_options\":{\"include_usage\":true}" : "") + "}")
+                    .post("/v1/completions").then().statusCode(200).extract().asString();
+            assertTrue(answer.contains("\"prompt_tokens\":" + promptTokens + ",") && answer.contains("\"completion_tokens\":0"),
+                    answer);
+            JsonNode record = UsageTopic.awaitRecord(caller.user + "/inference", "cmpl-" + requestId);
+            assertEquals("success", record.get("status").asText(), record::toString);
+            assertEquals(promptTokens, record.get("prompt_tokens").asInt(), record::toString);
+            assertEquals(0, record.get("completion_tokens").asInt(), record::toString);
+        }
+    }
+
+    @Test
     void refusalsAreOpenAiErrorsNamingTheField() {
         complete("\"prompt\":\"x\",\"suffix\":\"end\"").then().statusCode(400)
                 .body("error.message", equalTo("suffix is not currently supported")).body("error.param", equalTo("suffix"));

@@ -1,4 +1,4 @@
-package org.llmplatform.inference.models;
+package org.llmplatform.inference.catalog;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;

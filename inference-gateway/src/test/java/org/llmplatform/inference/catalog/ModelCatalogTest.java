@@ -1,4 +1,4 @@
-package org.llmplatform.inference.engine;
+package org.llmplatform.inference.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

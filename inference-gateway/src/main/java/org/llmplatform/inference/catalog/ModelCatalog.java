@@ -1,4 +1,4 @@
-package org.llmplatform.inference.engine;
+package org.llmplatform.inference.catalog;
 
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
