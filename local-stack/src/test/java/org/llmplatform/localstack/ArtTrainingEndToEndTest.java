@@ -10,7 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URI;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,10 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
@@ -37,35 +37,63 @@ import org.junit.jupiter.api.io.TempDir;
  * training base URL (which forwards chat completions to the gateway), log them, train, wait on the events, read
  * the new step, and see the trained adapter served. What the training API acknowledged is servable at once: the
  * samples right after registering and right after {@code training_ended} neither wait nor retry.
+ * <p>
+ * The platform is started as a user starts it, from {@code ./platform}'s arguments ({@link StackOptions#parse}): the
+ * model the repository ships (models/README.md) by default, and {@code --upstream ID=URL,model=NAME,key-env=VAR}: its gateway also lists the upstream's model and relays to it under
+ * the upstream's name with the key read from the variable. (One start serves both checks: a start of the whole
+ * platform is the dearest thing in the suite.)
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArtTrainingEndToEndTest {
 
-    /** The model the repository ships (models/README.md). */
-    private static final Path MODELS = Path.of("../models").toAbsolutePath().normalize();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String PROJECT = "art-e2e";
     private static final String MODEL_NAME = "storyteller";
 
+    private static final String UPSTREAM_SECRET = "sk-upstream-from-the-command-line";
+
     private static LocalStack stack;
     private static String key;
 
-    /** Where the services keep blobs; the S3 variant runs the same flow on a bucket of S3Proxy. */
-    protected StackOptions.BlobBackend blobStore() {
-        return StackOptions.BlobBackend.FILES;
+    private final List<JsonNode> upstreamReceived = new CopyOnWriteArrayList<>();
+    private final List<String> upstreamAuthorizations = new CopyOnWriteArrayList<>();
+    private HttpServer upstream;
+
+    /** Where the services keep blobs ({@code --blob-store}); the S3 variant runs the same flow on a bucket of S3Proxy. */
+    protected String blobStore() {
+        return "files";
     }
 
     @BeforeAll
     void startThePlatform(@TempDir Path data) throws Exception {
-        Map<PlatformService, Integer> ports = new LinkedHashMap<>();
+        upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        upstream.createContext("/v1/chat/completions", exchange -> {
+            JsonNode body = JSON.readTree(exchange.getRequestBody());
+            upstreamReceived.add(body);
+            upstreamAuthorizations.add(exchange.getRequestHeaders().getFirst("Authorization"));
+            byte[] answer = ("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\""
+                    + body.path("model").asText() + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                    + "\"content\":\"Hi from upstream\"},\"finish_reason\":\"stop\"}],"
+                    + "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":3,\"total_tokens\":6}}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        upstream.start();
+        List<String> args = new ArrayList<>(List.of("--data-dir", data.toString(),
+                "--postgres-port", String.valueOf(FreePorts.any()), "--kafka-port", String.valueOf(FreePorts.kafkaPair()),
+                "--console-https-port", String.valueOf(FreePorts.any()),
+                "--blob-store", blobStore(), "--s3-port", String.valueOf(FreePorts.any()),
+                "--upstream", "mine=http://127.0.0.1:" + upstream.getAddress().getPort() + "/v1,model=tiny-chat,key-env=MY_KEY"));
         for (PlatformService service : PlatformService.values()) {
-            ports.put(service, FreePorts.any());
+            args.add(service.portOption());
+            args.add(String.valueOf(FreePorts.any()));
         }
-        StackOptions options = new StackOptions(data, false, FreePorts.any(), FreePorts.kafkaPair(), ports, FreePorts.any(),
-                Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")), blobStore(), FreePorts.any(),
-                List.of());
-        stack = new LocalStack(options, Path.of("..").toAbsolutePath().normalize());
+        Path home = Path.of("..").toAbsolutePath().normalize();
+        stack = new LocalStack(StackOptions.parse(args.toArray(String[]::new), home, Map.of("MY_KEY", UPSTREAM_SECRET)::get), home);
         key = stack.start();
     }
 
@@ -74,6 +102,23 @@ class ArtTrainingEndToEndTest {
         if (stack != null) {
             stack.stop();
         }
+        if (upstream != null) {
+            upstream.stop(0);
+        }
+    }
+
+    @Test
+    void theUpstreamNamedOnTheCommandLineIsListedAndAnsweredThroughTheGateway() throws Exception {
+        JsonNode models = get(PlatformService.INFERENCE, "/v1/models");
+        List<String> ids = models.path("data").findValuesAsText("id");
+        assertTrue(ids.contains("mine") && ids.contains("stories260K"), ids.toString());
+
+        JsonNode answer = post(PlatformService.INFERENCE, "/v1/chat/completions",
+                Map.of("model", "mine", "messages", List.of(Map.of("role", "user", "content", "hi"))), 200);
+        assertEquals("mine", answer.path("model").asText());
+        assertEquals("Hi from upstream", answer.at("/choices/0/message/content").asText());
+        assertEquals("tiny-chat", upstreamReceived.get(0).path("model").asText());
+        assertEquals("Bearer " + UPSTREAM_SECRET, upstreamAuthorizations.get(0));
     }
 
     @Test

@@ -7,7 +7,7 @@ package org.llmplatform.localstack;
 class ArtTrainingOnS3EndToEndTest extends ArtTrainingEndToEndTest {
 
     @Override
-    protected StackOptions.BlobBackend blobStore() {
-        return StackOptions.BlobBackend.S3;
+    protected String blobStore() {
+        return "s3";
     }
 }
