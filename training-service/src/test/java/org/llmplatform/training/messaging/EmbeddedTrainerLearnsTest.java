@@ -25,14 +25,14 @@ import org.llmplatform.training.TrainingApi;
 import org.llmplatform.training.service.AdapterStorage;
 
 /**
- * Proof that the embedded trainer learns: 15 RL steps through the real API and Kafka, each on 4 groups of 8
+ * Proof that the embedded trainer learns: 10 RL steps through the real API and Kafka, each on 4 groups of 8
  * stories sampled from stories260K with the latest checkpoint's adapter, rewarded by how often they say "girl".
  */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
 class EmbeddedTrainerLearnsTest {
 
-    private static final int JOBS = 15;
+    private static final int JOBS = 10;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     @Inject
