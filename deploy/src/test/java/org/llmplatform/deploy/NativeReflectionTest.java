@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every type of ours that crosses JSON or Kafka must be registered for reflection in the native image.
- * Needs the native sources: {@code mvn package -Dnative -Dquarkus.native.sources-only=true} (as .ci/run does).
+ * Needs the native sources: {@code mvn package -Dnative -Dquarkus.native.sources-only=true}, or beside the JVM jar
+ * {@code mvn verify -Dquarkus.native.enabled=true -Dquarkus.native.sources-only=true} (as .ci/run does).
  */
 class NativeReflectionTest {
 
