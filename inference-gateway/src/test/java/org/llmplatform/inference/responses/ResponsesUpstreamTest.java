@@ -187,11 +187,12 @@ class ResponsesUpstreamTest {
         String body = create(streamId, "{\"model\":\"native-responses\",\"input\":\"hi\",\"stream\":true}").then()
                 .statusCode(200).extract().asString();
         List<JsonNode> events = ResponseEvents.parse(body);
-        assertEquals(List.of("response.created", "response.output_text.delta", "response.completed"),
-                ResponseEvents.types(events), body);
-        assertEquals("native-responses", events.get(2).path("response").path("model").asText(), body);
+        assertEquals(List.of("response.created", "response.output_item.added", "response.content_part.added",
+                "response.output_text.delta", "response.output_text.done", "response.output_item.done",
+                "response.completed"), ResponseEvents.types(events), body);
+        assertEquals("native-responses", events.get(6).path("response").path("model").asText(), body);
         assertTrue(body.contains("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
-                + "\"sequence_number\":1,\"item_id\":\"msg_native\""), "a delta passes as the upstream wrote it: " + body);
+                + "\"sequence_number\":3,\"item_id\":\"msg_native\""), "a delta passes as the upstream wrote it: " + body);
         assertFalse(body.contains("native-model"), "every Response renamed to our model: " + body);
         JsonNode streamed = UsageTopic.awaitRecord(project, "resp-" + streamId);
         assertEquals(11, streamed.path("prompt_tokens").asInt(), streamed.toString());
