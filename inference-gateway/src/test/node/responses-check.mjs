@@ -1,7 +1,7 @@
 // The official openai npm SDK's Responses API against a running gateway.
 // Usage: node responses-check.mjs <baseURL> <apiKey> <project>
-// Needs the gateway's test upstream chat-tools (FakeResponsesUpstreams). Prints one line per check, exits non-zero on
-// the first failure.
+// Needs the gateway's test upstreams chat-tools and native-responses (FakeResponsesUpstreams). Prints one line per
+// check, exits non-zero on the first failure.
 import OpenAI from "openai";
 
 const [baseURL, apiKey, project] = process.argv.slice(2);
@@ -30,6 +30,20 @@ check(retrieved.id === created.id && retrieved.output_text === created.output_te
 
 const continued = await client.responses.create({ ...story, previous_response_id: created.id, input: "The end." });
 check(continued.previous_response_id === created.id, "previous_response_id continues a stored response");
+
+const listed = [];
+for await (const item of client.responses.inputItems.list(continued.id)) listed.push(item);
+check(listed.length === 3 && listed[0].content[0].text === "The end." && listed[1].role === "assistant"
+  && listed[2].content[0].text === "Once upon a time", "responses.inputItems.list lists the conversation, newest first");
+const pagedAscending = [];
+for await (const item of client.responses.inputItems.list(continued.id, { order: "asc", limit: 1 })) {
+  pagedAscending.push(item.id);
+}
+check(JSON.stringify(pagedAscending) === JSON.stringify(listed.map((item) => item.id).reverse()),
+  "its pages (limit 1, order asc) follow one another by after");
+
+const truncated = await client.responses.create({ ...story, truncation: "auto", store: false });
+check(truncated.truncation === "auto", "truncation auto is accepted and echoed");
 
 const stream = client.responses.stream(story);
 let deltas = "";
@@ -65,6 +79,18 @@ let argumentDeltas = "";
 streamedCall.on("response.function_call_arguments.delta", (event) => { argumentDeltas += event.delta; });
 const streamedFinal = await streamedCall.finalResponse();
 check(argumentDeltas === streamedFinal.output[0].arguments, "a streamed tool call yields its argument deltas");
+
+const required = await client.responses.create({ model: "chat-tools", input: "Weather?", tools: [weather],
+  tool_choice: "required" });
+check(required.tool_choice === "required" && required.output[0].type === "function_call",
+  "tool_choice required reaches a chat-only upstream");
+
+const relayed = client.responses.stream({ model: "native-responses", input: "hi" });
+const relayedTypes = [];
+relayed.on("event", (event) => relayedTypes.push(event.type));
+const relayedFinal = await relayed.finalResponse();
+check(relayedFinal.output_text === "Natively answered" && relayedFinal.model === "native-responses"
+  && relayedTypes.at(-1) === "response.completed", "a stream relayed from a Responses upstream is read by the SDK");
 
 try {
   await client.responses.create({ ...story, temperature: "hot" });

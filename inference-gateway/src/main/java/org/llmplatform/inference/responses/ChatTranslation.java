@@ -11,7 +11,8 @@ import java.util.List;
  * only the chat wire (docs/inference-gateway.md#the-responses-api): {@code instructions} become the first system
  * message, message items messages ({@code developer} as {@code system}, text parts joined), {@code function_call}
  * items an assistant message's {@code tool_calls} and {@code function_call_output} items {@code tool} messages;
- * function tools become chat tools, {@code text.format} the {@code response_format}, {@code max_output_tokens}
+ * function tools become chat tools and {@code tool_choice} theirs, {@code text.format} the {@code response_format},
+ * {@code max_output_tokens}
  * {@code max_tokens}. Items and tools the chat wire cannot carry (reasoning, the built-in tools) are left out.
  */
 final class ChatTranslation {
@@ -124,13 +125,26 @@ final class ChatTranslation {
         }
         JsonNode choice = request.field("tool_choice");
         if (choice != null && !"auto".equals(choice.asText())) {
-            if (!(choice.isTextual() && "none".equals(choice.textValue()))) {
-                throw ResponsesRequestParser.invalid("invalid_value", "tool_choice",
-                        "tool_choice '" + (choice.isTextual() ? choice.textValue() : choice.path("type").asText())
-                                + "' is not supported by this model: use 'auto' or 'none'.");
-            }
-            chat.put("tool_choice", "none");
+            chat.set("tool_choice", chatToolChoice(choice));
         }
+    }
+
+    /**
+     * {@code none} and {@code required} as they are, a named function ({@code {"type":"function","name":…}}) as the
+     * chat wire names it ({@code {"type":"function","function":{"name":…}}}); the built-in tools have no chat form.
+     */
+    private static JsonNode chatToolChoice(JsonNode choice) {
+        if (choice.isTextual()) {
+            return choice;
+        }
+        if ("function".equals(choice.path("type").asText())) {
+            ObjectNode named = NODES.objectNode().put("type", "function");
+            named.putObject("function").put("name", choice.path("name").asText());
+            return named;
+        }
+        throw ResponsesRequestParser.invalid("invalid_value", "tool_choice", "tool_choice of type '"
+                + choice.path("type").asText() + "' is not supported by this model: use 'auto', 'none', 'required' "
+                + "or a function.");
     }
 
     private static void responseFormat(ResponsesRequest request, ObjectNode chat) {

@@ -13,12 +13,14 @@ import org.llmplatform.inference.http.OpenAiException;
  * Checks a {@code POST /v1/responses} body the way OpenAI's Responses API does: the first problem is a 400
  * {@code invalid_request_error} naming the field in {@code param}, with OpenAI's wording ("Invalid type for
  * 'temperature': expected a decimal, but got a string instead."). Fields the gateway does not act on (
- * {@code include}, {@code prompt_cache_key}, {@code truncation}, {@code service_tier}, …) are accepted as they come.
+ * {@code include}, {@code prompt_cache_key}, {@code service_tier}, …) are accepted as they come; {@code truncation} is
+ * {@code auto} or {@code disabled}, both answered alike (a conversation too long for the model is refused either way).
  */
 public final class ResponsesRequestParser {
 
     private static final Set<String> ROLES = Set.of("user", "assistant", "system", "developer");
     private static final Set<String> TOOL_CHOICES = Set.of("none", "auto", "required");
+    private static final Set<String> TRUNCATIONS = Set.of("auto", "disabled");
     private static final Set<String> FORMATS = Set.of("text", "json_object", "json_schema");
     private static final int MAX_METADATA_KEYS = 16;
 
@@ -50,6 +52,7 @@ public final class ResponsesRequestParser {
         string(body, "user");
         tools(body);
         toolChoice(body);
+        truncation(body);
         text(body);
         metadata(body);
         object(body, "reasoning");
@@ -179,12 +182,28 @@ public final class ResponsesRequestParser {
 
     private static void toolChoice(ObjectNode body) {
         JsonNode choice = present(body, "tool_choice");
-        if (choice == null || choice.isObject()) {
+        if (choice == null) {
+            return;
+        }
+        if (choice.isObject()) {
+            ObjectNode named = (ObjectNode) choice;
+            if ("function".equals(string(named, "type", "tool_choice.type")) && string(named, "name", "tool_choice.name") == null) {
+                throw invalid("missing_required_parameter", "tool_choice.name",
+                        "Missing required parameter: 'tool_choice.name'.");
+            }
             return;
         }
         if (!choice.isTextual() || !TOOL_CHOICES.contains(choice.textValue())) {
             throw invalid("invalid_value", "tool_choice", "Invalid value: '" + choice.asText()
                     + "'. Supported values are: 'none', 'auto', and 'required'.");
+        }
+    }
+
+    private static void truncation(ObjectNode body) {
+        String truncation = string(body, "truncation");
+        if (truncation != null && !TRUNCATIONS.contains(truncation)) {
+            throw invalid("invalid_value", "truncation", "Invalid value: '" + truncation
+                    + "'. Supported values are: 'auto' and 'disabled'.");
         }
     }
 

@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.CallHeaders;
@@ -25,7 +26,9 @@ import org.llmplatform.support.body.FieldLimits;
 
 /**
  * OpenAI's Responses API ({@link ResponsesService}): {@code POST /v1/responses} answers a Response, or with
- * {@code stream: true} its SSE events; a stored response is read and deleted by id within its project.
+ * {@code stream: true} its SSE events; a stored response is read, its input items listed, and deleted by id within
+ * its project. Most requests for an upstream's model are answered by {@link UpstreamResponsesRoute} before they get
+ * here.
  */
 @Path("/v1/responses")
 public class ResponsesResource {
@@ -54,6 +57,17 @@ public class ResponsesResource {
     public Uni<String> retrieve(@RestPath String id, @RestHeader(CallHeaders.COMPAT_PROJECT) String compatProject,
             @RestHeader(CallHeaders.OPENAI_PROJECT) String openAiProject) {
         return responses.retrieve(admission.currentCaller(), new CallHeaders(null, compatProject, openAiProject, null), id);
+    }
+
+    @GET
+    @Path("/{id}/input_items")
+    @BodyChecks(projectHeaders = {CallHeaders.COMPAT_PROJECT, CallHeaders.OPENAI_PROJECT})
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<JsonNode> inputItems(@RestPath String id, @RestQuery String after, @RestQuery String limit,
+            @RestQuery String order, @RestHeader(CallHeaders.COMPAT_PROJECT) String compatProject,
+            @RestHeader(CallHeaders.OPENAI_PROJECT) String openAiProject) {
+        return responses.inputItems(admission.currentCaller(), new CallHeaders(null, compatProject, openAiProject, null),
+                id, after, limit, order);
     }
 
     @DELETE

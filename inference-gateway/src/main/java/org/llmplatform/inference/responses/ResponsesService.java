@@ -26,7 +26,8 @@ import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.ProjectId;
 
 /**
- * {@code POST /v1/responses}, {@code GET} and {@code DELETE /v1/responses/{id}}: admits a request through the one
+ * {@code POST /v1/responses}, {@code GET} and {@code DELETE /v1/responses/{id}}, {@code GET
+ * /v1/responses/{id}/input_items}: admits a request through the one
  * admission path, then relays it to an upstream that speaks the Responses API ({@code wire=responses}) or translates
  * it into a chat completion ({@link ChatTranslation}) served by {@link ChatService} like any other, its answer back
  * into a Response or its event stream. A translated response is stored for its project unless {@code store} is false,
@@ -52,9 +53,24 @@ public class ResponsesService {
         this.json = json;
     }
 
+    /** Whether {@code model} is served by an upstream, relayed or translated (the relay route takes only those). */
+    public boolean relays(String model) {
+        return chat.relays(model);
+    }
+
+    /** Answers {@code body}, parsed and validated here; {@code arrivedNanos} as {@link ChatService#create}'s. */
     public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body, long arrivedNanos) {
-        AdmittedCall<ResponsesRequest> call = admission.admit(caller, headers, body, ResponsesRequestParser::parse,
-                ResponsesRequest::model);
+        return create(admission.admit(caller, headers, body, ResponsesRequestParser::parse, ResponsesRequest::model),
+                arrivedNanos);
+    }
+
+    /** The same for a body its transport already parsed into {@code request}. */
+    public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, ObjectNode body, ResponsesRequest request,
+            long arrivedNanos) {
+        return create(admission.admit(caller, headers, body, parsed -> request, ResponsesRequest::model), arrivedNanos);
+    }
+
+    private Uni<ChatAnswer> create(AdmittedCall<ResponsesRequest> call, long arrivedNanos) {
         ResponsesRequest request = call.request();
         try {
             if (upstream.speaksResponses(request.model())) {
@@ -97,6 +113,30 @@ public class ResponsesService {
                 .map(found -> found.orElseThrow(() -> notFound(id)).response());
     }
 
+    /** A page of the items the stored response {@code id} was generated from ({@link InputItemList}). */
+    public Uni<JsonNode> inputItems(Principal caller, CallHeaders headers, String id, String after, String limit,
+            String order) {
+        ProjectId project = attribution.project(caller, headers.compatProject(), headers.openAiProject());
+        int pageSize;
+        try {
+            pageSize = limit == null ? InputItemList.DEFAULT_LIMIT : Integer.parseInt(limit);
+        } catch (NumberFormatException notAnInteger) {
+            throw ResponsesRequestParser.invalid("invalid_type", "limit",
+                    "Invalid type for 'limit': expected an integer, but got a string instead.");
+        }
+        if (pageSize < 1 || pageSize > InputItemList.MAX_LIMIT) {
+            throw ResponsesRequestParser.invalid(pageSize < 1 ? "integer_below_min_value" : "integer_above_max_value",
+                    "limit", "Invalid 'limit': expected a value between 1 and " + InputItemList.MAX_LIMIT + ", but got "
+                            + pageSize + " instead.");
+        }
+        if (order != null && !order.equals("asc") && !order.equals("desc")) {
+            throw ResponsesRequestParser.invalid("invalid_value", "order", "Invalid value: '" + order
+                    + "'. Supported values are: 'asc' and 'desc'.");
+        }
+        return store.find(id, project.toString()).map(found -> InputItemList.page(id,
+                read(found.orElseThrow(() -> notFound(id)).input()), after, pageSize, "asc".equals(order)));
+    }
+
     public Uni<Map<String, Object>> delete(Principal caller, CallHeaders headers, String id) {
         ProjectId project = attribution.project(caller, headers.compatProject(), headers.openAiProject());
         return store.delete(id, project.toString()).map(deleted -> {
@@ -126,7 +166,17 @@ public class ResponsesService {
 
     private Translated asChat(AdmittedCall<ResponsesRequest> call, List<JsonNode> conversation) {
         ObjectNode chatBody = ChatTranslation.toChat(call.request(), conversation);
+        // the chat parser takes only tool_choice none, all the engine can honour; an upstream honours each of them
+        JsonNode toolChoice = chatBody.remove("tool_choice");
         ChatRequest chatRequest = ChatRequestParser.parse(chatBody);
+        if (toolChoice != null) {
+            if (!"none".equals(toolChoice.asText()) && !chat.relays(chatRequest.model())) {
+                throw ResponsesRequestParser.invalid("invalid_value", "tool_choice", "tool_choice '"
+                        + (toolChoice.isTextual() ? toolChoice.textValue() : toolChoice.path("function").path("name").asText())
+                        + "' cannot be honoured by this model: it calls no tools. Use 'auto' or 'none'.");
+            }
+            chatBody.set("tool_choice", toolChoice);
+        }
         return new Translated(conversation, new AdmittedCall<>(chatRequest, chatBody, call.project(), call.caller(),
                 call.requestIdHeader(), call.responseRequestId(), call.weaveCallId(), call.arrived()));
     }

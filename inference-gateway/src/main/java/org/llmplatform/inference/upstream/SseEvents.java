@@ -6,9 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Splits an upstream SSE body into the data payloads of its events. Works on bytes, so a character
- * split across network buffers is never corrupted; comment lines (keep-alives) are dropped. An event
- * that is one {@code data: } line (what vLLM sends) is cut out of the bytes without further copies.
+ * Splits an upstream SSE body into its events: their data payloads ({@link #feed}; comment lines, keep-alives, are
+ * dropped), or the events whole as they came ({@link #feedWhole}). Works on bytes, so a character split across network
+ * buffers is never corrupted. An event that is one {@code data: } line (what vLLM sends) is cut out of the bytes
+ * without further copies.
  */
 public final class SseEvents {
 
@@ -66,22 +67,64 @@ public final class SseEvents {
 
     /** The data payloads of the events that {@code chunk} completes (a partial event waits for the next chunk). */
     public List<String> feed(byte[] chunk) {
-        byte[] bytes = pending.length == 0 ? chunk : concat(pending, chunk);
         List<String> payloads = new ArrayList<>(2);
+        split(chunk, (bytes, start, end, next) -> {
+            String payload = payload(bytes, start, end);
+            if (payload != null) {
+                payloads.add(payload);
+            }
+        });
+        return payloads;
+    }
+
+    /**
+     * The events that {@code chunk} completes, each whole as it came (its {@code event:} and {@code data:} lines and the
+     * blank line ending it), for a relay that passes most of them on byte for byte.
+     */
+    public List<byte[]> feedWhole(byte[] chunk) {
+        List<byte[]> whole = new ArrayList<>(4);
+        split(chunk, (bytes, start, end, next) -> whole.add(start == 0 && next == bytes.length ? bytes
+                : Arrays.copyOfRange(bytes, start, next)));
+        return whole;
+    }
+
+    /** An event found in {@code bytes[start, end)}, {@code next} where the one after it begins. */
+    private interface EventFound {
+        void event(byte[] bytes, int start, int end, int next);
+    }
+
+    private void split(byte[] chunk, EventFound found) {
+        byte[] bytes = pending.length == 0 ? chunk : concat(pending, chunk);
         int start = 0;
         for (int i = 0; i + 1 < bytes.length; i++) {
             if (bytes[i] == '\n' && (bytes[i + 1] == '\n' || bytes[i + 1] == '\r' && i + 2 < bytes.length
                     && bytes[i + 2] == '\n')) {
-                String payload = payload(bytes, start, i);
-                if (payload != null) {
-                    payloads.add(payload);
-                }
-                start = bytes[i + 1] == '\n' ? i + 2 : i + 3;
+                int next = bytes[i + 1] == '\n' ? i + 2 : i + 3;
+                found.event(bytes, start, i, next);
+                start = next;
                 i = start - 1;
             }
         }
         pending = start == bytes.length ? NO_BYTES : Arrays.copyOfRange(bytes, start, bytes.length);
-        return payloads;
+    }
+
+    /** The data of an event that {@link #feedWhole} returned, or null when it has none. */
+    static String data(byte[] event) {
+        int end = event.length;
+        while (end > 0 && (event[end - 1] == '\n' || event[end - 1] == '\r')) {
+            end--;
+        }
+        return payload(event, 0, end);
+    }
+
+    /** Whether {@code bytes} contain {@code expected}. */
+    static boolean contains(byte[] bytes, byte[] expected) {
+        for (int i = 0; i + expected.length <= bytes.length; i++) {
+            if (bytes[i] == expected[0] && at(bytes, i, expected)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte[] concat(byte[] first, byte[] second) {

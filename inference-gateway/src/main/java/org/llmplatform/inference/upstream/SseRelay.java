@@ -10,7 +10,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.llmplatform.inference.http.StreamedBody;
 import org.llmplatform.model.errors.OpenAiError;
 
@@ -21,11 +23,16 @@ import org.llmplatform.model.errors.OpenAiError;
  * the client's buffer is full,
  * and a client that leaves resets the upstream request so the upstream stops generating. Events pass
  * as they came unless the model must be renamed or the usage chunk dropped; a stream that fails or ends
- * without {@code [DONE]} gets an in-band error.
+ * without {@code [DONE]} (a Responses API stream: without its last event) gets an in-band error.
  */
 final class SseRelay implements StreamedBody {
 
     private static final String DONE = "data: [DONE]\n\n";
+    private static final byte[] RESPONSE_FIELD = "\"response\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NO_USAGE_YET = "\"usage\":null".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR_EVENT = "\"type\":\"error\"".getBytes(StandardCharsets.US_ASCII);
+    private static final List<byte[]> LAST_EVENTS = Stream.of("completed", "incomplete", "failed")
+            .map(end -> ("\"response." + end + "\"").getBytes(StandardCharsets.US_ASCII)).toList();
 
     private final HttpClientResponse upstream;
     private final ObjectMapper json;
@@ -36,6 +43,8 @@ final class SseRelay implements StreamedBody {
     /** The upstream's {@code "model":"…"} field, when a renamed event may be rewritten in its text; else null. */
     private final String upstreamModelField;
     private final boolean clientWantsUsage;
+    /** Whether the stream is a Responses API stream ({@code event:} lines, usage in its last event, no {@code [DONE]}). */
+    private final boolean responsesWire;
     private final UpstreamRouter.UsageSink usage;
     private final SseEvents events = new SseEvents();
     /** What the rest of a burst of upstream reads relayed; written in one go once the burst was read. */
@@ -49,8 +58,8 @@ final class SseRelay implements StreamedBody {
      * {@code upstream}: a paused 2xx response; {@code model}: the public name the client asked for;
      * {@code upstreamModel}: the name the upstream serves it under.
      */
-    SseRelay(HttpClientResponse upstream, ObjectMapper json, String model, String upstreamModel, boolean clientWantsUsage,
-            UpstreamRouter.UsageSink usage) {
+    SseRelay(HttpClientResponse upstream, ObjectMapper json, String model, String upstreamModel, UpstreamApi api,
+            boolean clientWantsUsage, UpstreamRouter.UsageSink usage) {
         this.upstream = upstream;
         this.json = json;
         this.model = model;
@@ -60,6 +69,7 @@ final class SseRelay implements StreamedBody {
         this.upstreamModelField = renamed && plain(model) && plain(upstreamModel)
                 ? "\"model\":\"" + upstreamModel + "\"" : null;
         this.clientWantsUsage = clientWantsUsage;
+        this.responsesWire = api == UpstreamApi.RESPONSES;
         this.usage = usage;
     }
 
@@ -81,7 +91,8 @@ final class SseRelay implements StreamedBody {
     private void relay(Buffer chunk, Sink client) {
         long relaying = System.nanoTime();
         byte[] bytes = chunk.getBytes();
-        byte[] ours = !renamed && events.passesAsIs(bytes, ownModelFieldBytes) ? bytes : translated(bytes);
+        byte[] ours = responsesWire ? responsesEvents(bytes)
+                : !renamed && events.passesAsIs(bytes, ownModelFieldBytes) ? bytes : translated(bytes);
         usage.relayed(System.nanoTime() - relaying);
         synchronized (this) {
             if (finished || ours.length == 0) {
@@ -138,6 +149,47 @@ final class SseRelay implements StreamedBody {
             }
         }
         return ours.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A Responses API stream's events as they came, {@code event:} lines and all. Only the events that carry the
+     * Response are read, and only when they may need it: the last (its usage; the end of the stream), any when the
+     * model is renamed; and error events, which fail the request. The deltas between pass byte for byte.
+     */
+    private byte[] responsesEvents(byte[] chunk) {
+        List<byte[]> whole = events.feedWhole(chunk);
+        if (whole.size() == 1) {
+            return responsesEvent(whole.get(0));
+        }
+        ByteArrayOutputStream ours = new ByteArrayOutputStream(chunk.length + 16);
+        whole.forEach(event -> ours.writeBytes(responsesEvent(event)));
+        return ours.toByteArray();
+    }
+
+    private byte[] responsesEvent(byte[] event) {
+        boolean carriesResponse = SseEvents.contains(event, RESPONSE_FIELD);
+        boolean read = carriesResponse && (renamed || !SseEvents.contains(event, NO_USAGE_YET)
+                || LAST_EVENTS.stream().anyMatch(last -> SseEvents.contains(event, last)))
+                || SseEvents.contains(event, ERROR_EVENT);
+        String payload = read ? SseEvents.data(event) : null;
+        if (payload == null) {
+            return event;
+        }
+        try {
+            JsonNode parsed = json.readTree(payload);
+            String type = parsed.path("type").asText();
+            if ("error".equals(type)) {
+                usage.failed();
+            } else if (parsed.path("response") instanceof ObjectNode response && responseEvent(type, response)) {
+                return ("event: " + type + "\ndata: " + json.writeValueAsString(parsed) + "\n\n")
+                        .getBytes(StandardCharsets.UTF_8);
+            }
+            return event;
+        } catch (JsonProcessingException e) {
+            usage.failed();
+            return inBandError("The upstream stream of model `" + model + "` sent an unreadable event")
+                    .getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     /** Ends the client's stream once; {@code problem}: why the upstream stream is incomplete, or null. */

@@ -76,7 +76,7 @@ public class UpstreamRouter {
         List<Target> targets = targets(backend);
         // Vert.x futures until the reply is known: each Mutiny stage would capture and restore the request's context
         return Uni.createFrom().completionStage(() -> attempt(targets, 0, api, payloads, requestId, usage)
-                .compose(sent -> reply(sent, model, stream, clientWantsUsage, usage))
+                .compose(sent -> reply(sent, model, api, stream, clientWantsUsage, usage))
                 .recover(failure -> Future.succeededFuture(failed(model, failure)))
                 .toCompletionStage());
     }
@@ -153,7 +153,8 @@ public class UpstreamRouter {
                 .setKeepAlive(true)));
     }
 
-    private Future<UpstreamReply> reply(Sent sent, String model, boolean stream, boolean clientWantsUsage, UsageSink usage) {
+    private Future<UpstreamReply> reply(Sent sent, String model, UpstreamApi api, boolean stream, boolean clientWantsUsage,
+            UsageSink usage) {
         HttpClientResponse response = sent.response();
         int status = response.statusCode();
         boolean renamed = !model.equals(sent.upstreamModel());
@@ -161,7 +162,7 @@ public class UpstreamRouter {
             // nothing is read until the relay is written to the client
             response.pause();
             return Future.succeededFuture(UpstreamReply.streamed(
-                    new SseRelay(response, json, model, sent.upstreamModel(), clientWantsUsage, usage)));
+                    new SseRelay(response, json, model, sent.upstreamModel(), api, clientWantsUsage, usage)));
         }
         long reading = System.nanoTime();
         return response.body().map(buffer -> {

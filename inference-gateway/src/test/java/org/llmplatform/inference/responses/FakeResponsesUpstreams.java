@@ -120,10 +120,20 @@ public class FakeResponsesUpstreams implements QuarkusTestResourceLifecycleManag
         }
         JsonObject started = done.copy().put("status", "in_progress").put("output", new JsonArray()).putNull("usage");
         HttpServerResponse response = request.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
+        JsonObject part = new JsonObject().put("type", "output_text").put("text", "").put("annotations", new JsonArray());
+        JsonObject opened = message.copy().put("status", "in_progress").put("content", new JsonArray());
         response.write(event(new JsonObject().put("type", "response.created").put("sequence_number", 0).put("response", started)));
-        response.write(event(new JsonObject().put("type", "response.output_text.delta").put("sequence_number", 1)
+        response.write(event(new JsonObject().put("type", "response.output_item.added").put("sequence_number", 1)
+                .put("output_index", 0).put("item", opened)));
+        response.write(event(new JsonObject().put("type", "response.content_part.added").put("sequence_number", 2)
+                .put("item_id", "msg_native").put("output_index", 0).put("content_index", 0).put("part", part)));
+        response.write(event(new JsonObject().put("type", "response.output_text.delta").put("sequence_number", 3)
                 .put("item_id", "msg_native").put("output_index", 0).put("content_index", 0).put("delta", "Natively answered")));
-        response.end(event(new JsonObject().put("type", "response.completed").put("sequence_number", 2).put("response", done)));
+        response.write(event(new JsonObject().put("type", "response.output_text.done").put("sequence_number", 4)
+                .put("item_id", "msg_native").put("output_index", 0).put("content_index", 0).put("text", "Natively answered")));
+        response.write(event(new JsonObject().put("type", "response.output_item.done").put("sequence_number", 5)
+                .put("output_index", 0).put("item", message)));
+        response.end(event(new JsonObject().put("type", "response.completed").put("sequence_number", 6).put("response", done)));
     }
 
     private static String event(JsonObject event) {

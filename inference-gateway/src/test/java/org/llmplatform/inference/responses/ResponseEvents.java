@@ -31,9 +31,8 @@ final class ResponseEvents {
                 }
             }
             JsonNode event = JSON.readTree(data.toString());
-            if (name != null) {
-                assertEquals(name, event.path("type").asText(), block);
-            }
+            // every event of the Responses API's SSE names its type on an event: line before its data
+            assertEquals(event.path("type").asText(), name, block);
             events.add(event);
         }
         return events;

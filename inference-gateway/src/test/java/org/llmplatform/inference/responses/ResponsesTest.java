@@ -193,4 +193,48 @@ class ResponsesTest {
                 .body("tools[0].name", equalTo("get_weather"))
                 .body("tool_choice", equalTo("auto"));
     }
+
+    @Test
+    void truncationAutoIsAcceptedAndEchoedAndAnUnknownValueIsA400() {
+        create(STORY + ",\"truncation\":\"auto\"}").then().statusCode(200).body("truncation", equalTo("auto"));
+        create(STORY + ",\"truncation\":\"middle\"}").then().statusCode(400)
+                .body("error.param", equalTo("truncation")).body("error.code", equalTo("invalid_value"));
+    }
+
+    @Test
+    void theInputItemsOfAStoredResponseAreListedNewestFirstAPageAtATime() {
+        String first = create(STORY + "}").then().statusCode(200).extract().path("id");
+        String second = create(STORY + ",\"previous_response_id\":\"" + first + "\",\"input\":[{\"role\":\"user\","
+                + "\"content\":\"The end.\"}]}").then().statusCode(200).extract().path("id");
+        String path = "/v1/responses/" + second + "/input_items";
+        JsonPath all = as(caller, project()).get(path).then().statusCode(200)
+                .body("object", equalTo("list"))
+                .body("data.size()", equalTo(3))
+                .body("has_more", equalTo(false))
+                .body("data[0].type", equalTo("message"))
+                .body("data[0].role", equalTo("user"))
+                .body("data[0].content[0].type", equalTo("input_text"))
+                .body("data[0].content[0].text", equalTo("The end."))
+                .body("data[1].role", equalTo("assistant"))
+                .body("data[2].content[0].text", equalTo("Once upon a time"))
+                .extract().jsonPath();
+        List<String> ids = all.getList("data.id");
+        assertEquals(ids.get(0), all.getString("first_id"));
+        assertEquals(ids.get(2), all.getString("last_id"));
+        assertEquals(3, ids.stream().distinct().count(), ids.toString());
+
+        as(caller, project()).queryParam("order", "asc").queryParam("limit", 2).get(path).then().statusCode(200)
+                .body("data.id", equalTo(List.of(ids.get(2), ids.get(1))))
+                .body("has_more", equalTo(true));
+        as(caller, project()).queryParam("order", "asc").queryParam("after", ids.get(1)).get(path).then().statusCode(200)
+                .body("data.id", equalTo(List.of(ids.get(0))))
+                .body("has_more", equalTo(false));
+
+        as(caller, project()).queryParam("limit", 0).get(path).then().statusCode(400).body("error.param", equalTo("limit"));
+        as(caller, project()).queryParam("limit", "many").get(path).then().statusCode(400).body("error.param", equalTo("limit"));
+        as(caller, project()).queryParam("order", "newest").get(path).then().statusCode(400)
+                .body("error.param", equalTo("order"));
+        as(caller, project()).get("/v1/responses/resp_missing/input_items").then().statusCode(404)
+                .body("error.type", equalTo("invalid_request_error"));
+    }
 }

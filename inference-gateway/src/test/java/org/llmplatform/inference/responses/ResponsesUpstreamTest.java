@@ -187,13 +187,45 @@ class ResponsesUpstreamTest {
         String body = create(streamId, "{\"model\":\"native-responses\",\"input\":\"hi\",\"stream\":true}").then()
                 .statusCode(200).extract().asString();
         List<JsonNode> events = ResponseEvents.parse(body);
-        assertEquals(List.of("response.created", "response.output_text.delta", "response.completed"),
-                ResponseEvents.types(events), body);
-        assertEquals("native-responses", events.get(2).path("response").path("model").asText(), body);
+        assertEquals(List.of("response.created", "response.output_item.added", "response.content_part.added",
+                "response.output_text.delta", "response.output_text.done", "response.output_item.done",
+                "response.completed"), ResponseEvents.types(events), body);
+        assertEquals("native-responses", events.get(6).path("response").path("model").asText(), body);
+        assertTrue(body.contains("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                + "\"sequence_number\":3,\"item_id\":\"msg_native\""), "a delta passes as the upstream wrote it: " + body);
         assertFalse(body.contains("native-model"), "every Response renamed to our model: " + body);
         JsonNode streamed = UsageTopic.awaitRecord(project, "resp-" + streamId);
         assertEquals(11, streamed.path("prompt_tokens").asInt(), streamed.toString());
         assertEquals("success", streamed.path("status").asText(), streamed.toString());
+    }
+
+    @Test
+    void toolChoiceRequiredAndANamedFunctionReachAChatOnlyUpstreamInItsTerms() {
+        create(TestIdentities.unique("required"), "{\"model\":\"chat-tools\",\"input\":\"Weather?\"," + WEATHER_TOOL
+                + ",\"tool_choice\":\"required\"}").then().statusCode(200)
+                .body("output[0].type", equalTo("function_call"))
+                .body("tool_choice", equalTo("required"));
+        assertEquals("required", lastOf(FakeResponsesUpstreams.CHAT_BODIES).getString("tool_choice"));
+
+        create(TestIdentities.unique("named"), "{\"model\":\"chat-tools\",\"input\":\"Weather?\"," + WEATHER_TOOL
+                + ",\"tool_choice\":{\"type\":\"function\",\"name\":\"get_weather\"},\"stream\":true}").then()
+                .statusCode(200);
+        assertEquals(new JsonObject().put("type", "function").put("function", new JsonObject().put("name", "get_weather")),
+                lastOf(FakeResponsesUpstreams.CHAT_BODIES).getJsonObject("tool_choice"));
+    }
+
+    @Test
+    void toolChoicesTheChatWireCannotCarryOrTheEngineCannotHonourAreA400() {
+        create(TestIdentities.unique("builtin"), "{\"model\":\"chat-tools\",\"input\":\"hi\","
+                + "\"tool_choice\":{\"type\":\"web_search_preview\"}}").then().statusCode(400)
+                .body("error.param", equalTo("tool_choice")).body("error.type", equalTo("invalid_request_error"));
+        create(TestIdentities.unique("unnamed"), "{\"model\":\"chat-tools\",\"input\":\"hi\","
+                + "\"tool_choice\":{\"type\":\"function\"}}").then().statusCode(400)
+                .body("error.param", equalTo("tool_choice.name"));
+        create(TestIdentities.unique("engine-required"), "{\"model\":\"" + Callers.MODEL + "\",\"input\":\"hi\","
+                + WEATHER_TOOL + ",\"tool_choice\":\"required\"}").then().statusCode(400)
+                .body("error.param", equalTo("tool_choice"))
+                .body("error.message", org.hamcrest.Matchers.containsString("calls no tools"));
     }
 
     private static String codexRequest(String file, String model) throws IOException {

@@ -19,7 +19,8 @@ import org.llmplatform.testing.TestIdentities;
 
 /**
  * The official {@code openai} npm SDK's Responses API (6.49.0: {@code responses.create}, {@code .stream},
- * {@code .retrieve}, {@code .delete}, {@code previous_response_id}, a tool round trip) against the running gateway, by
+ * {@code .retrieve}, {@code .delete}, {@code inputItems.list}, {@code previous_response_id}, a tool round trip, tool_choice
+ * required, a stream relayed from a Responses upstream) against the running gateway, by
  * {@code src/test/node/responses-check.mjs}. Needs {@code npm ci --prefix src/test/node} first; skipped where Node or
  * that install is missing.
  */

@@ -42,6 +42,19 @@ class SseEventsTest {
         assertEquals(DELTA.substring(6, DELTA.length() - 2), payloads.get(0));
     }
 
+    @Test
+    void wholeEventsKeepTheirEventLinesAndWaitForTheirEnd() {
+        String created = "event: response.created\ndata: {\"type\":\"response.created\"}\n\n";
+        String delta = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\"}\n\n";
+        SseEvents events = new SseEvents();
+        List<byte[]> first = events.feedWhole(bytes(created + delta.substring(0, 30)));
+        assertEquals(1, first.size());
+        assertEquals(created, new String(first.get(0), StandardCharsets.UTF_8));
+        List<byte[]> rest = events.feedWhole(bytes(delta.substring(30)));
+        assertEquals(delta, new String(rest.get(0), StandardCharsets.UTF_8));
+        assertEquals("{\"type\":\"response.output_text.delta\"}", SseEvents.data(rest.get(0)));
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
