@@ -7,7 +7,6 @@ import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.llmplatform.inference.admission.CallHeaders;
-import org.llmplatform.inference.http.RelayRoutes;
 import org.llmplatform.model.auth.Principal;
 
 /**

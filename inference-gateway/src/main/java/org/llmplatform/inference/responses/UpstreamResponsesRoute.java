@@ -8,7 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.llmplatform.inference.admission.CallHeaders;
 import org.llmplatform.inference.chat.ChatAnswer;
-import org.llmplatform.inference.http.RelayRoutes;
+import org.llmplatform.inference.chat.RelayRoutes;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.body.FieldLimits;
 

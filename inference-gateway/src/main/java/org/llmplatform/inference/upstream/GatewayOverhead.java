@@ -1,10 +1,9 @@
 package org.llmplatform.inference.upstream;
 
 import io.vertx.ext.web.RoutingContext;
-import org.llmplatform.inference.http.RelayRoutes;
 
 /**
- * When a request reached the gateway, stamped by the relay routes ({@link RelayRoutes}) before it reads the body or authenticates,
+ * When a request reached the gateway, stamped by the relay routes ({@code chat/RelayRoutes}) before it reads the body or authenticates,
  * so the overhead it reports (LiteLLM's "overhead duration": time spent in the gateway itself, the upstream's time
  * excluded) covers everything we do to a request.
  */

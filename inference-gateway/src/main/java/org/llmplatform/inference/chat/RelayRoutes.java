@@ -1,4 +1,4 @@
-package org.llmplatform.inference.http;
+package org.llmplatform.inference.chat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +22,10 @@ import java.io.IOException;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.llmplatform.inference.admission.CallHeaders;
-import org.llmplatform.inference.chat.ChatAnswer;
+import org.llmplatform.inference.http.OpenAiErrorFormat;
+import org.llmplatform.inference.http.OpenAiException;
+import org.llmplatform.inference.http.ResponseSink;
+import org.llmplatform.inference.http.StreamedBody;
 import org.llmplatform.inference.upstream.GatewayOverhead;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.ApiKeyAuthenticator;
