@@ -14,7 +14,7 @@ import org.llmplatform.training.store.JobStatus;
 public record JobResponse(UUID id, UUID modelId, JobStatus status, Instant createdAt, Instant trainingStart, Instant trainingEnd,
         String errorMessage) {
 
-    static JobResponse of(Job job) {
+    public static JobResponse of(Job job) {
         return new JobResponse(job.id(), job.modelId(), job.status(), job.createdAt(), job.trainingStart(), job.trainingEnd(),
                 job.errorMessage());
     }
