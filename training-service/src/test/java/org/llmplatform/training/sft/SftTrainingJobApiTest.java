@@ -86,7 +86,7 @@ class SftTrainingJobApiTest {
                 .body("url", startsWith("training-file:")).extract().jsonPath();
 
         String jobId = create(modelId, uploaded.getString("url"), null).then().statusCode(200).body("status", equalTo("QUEUED"))
-                .extract().path("id");
+                .body("kind", equalTo("sft")).extract().path("id");
 
         JsonNode requested = Trainer.json(Trainer.awaitRequest(jobId).value());
         assertEquals(uploaded.getString("sha256"), requested.get("trajectories").get("sha256").asText(), "the job trains on the uploaded bytes");
