@@ -3,6 +3,7 @@ package org.llmplatform.training.sft;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,6 +16,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -73,7 +75,7 @@ class SftTrainingJobApiTest {
         assertEquals(2, requested.get("sft").get("batch_size").asInt());
         assertEquals("all", requested.get("sft").get("assistant_turns").asText());
         as(key).get("/v1/preview/models/{id}/checkpoints?order=desc&limit=1", modelId).then().statusCode(200)
-                .body("data[0].step", equalTo(1)).body("data[0].metrics", org.hamcrest.Matchers.hasKey("train/loss"));
+                .body("data[0].step", equalTo(1)).body("data[0].metrics", hasKey("train/loss"));
         as(key).get("/v1/preview/serving-checkpoints/{entity}/sft/tutor?step=1", user).then().statusCode(200)
                 .body("step", equalTo(1)).body("artifact_uri", notNullValue());
     }
@@ -147,7 +149,7 @@ class SftTrainingJobApiTest {
                 .body("detail[0].loc", contains("body")).body("detail[0].msg", containsString("line 2: not a JSON object"));
     }
 
-    private io.restassured.response.Response create(String modelId, String url, Map<String, Object> config) {
+    private Response create(String modelId, String url, Map<String, Object> config) {
         Map<String, Object> body = new HashMap<>();
         body.put("model_id", modelId);
         body.put("training_data_url", url);
