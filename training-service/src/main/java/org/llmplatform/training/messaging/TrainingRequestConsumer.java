@@ -28,9 +28,18 @@ public class TrainingRequestConsumer {
         this.reader = new EventReader<>(json, Topics.TRAINING_JOBS_REQUESTED, TrainingJobRequested.class,
                 request -> EventReader.notAUuid(request.jobId(), "job_id")
                         .or(() -> EventReader.notAUuid(request.modelId(), "model_id"))
-                        .or(() -> request.config() == null ? Optional.of("config is required") : Optional.empty()));
+                        .or(() -> settingsMissing(request)));
         this.trainer = trainer;
         this.config = config;
+    }
+
+    /** An RL job needs its {@code config}, an SFT job its {@code sft}; a kind this trainer does not know is refused. */
+    private static Optional<String> settingsMissing(TrainingJobRequested request) {
+        return switch (request.kindOrRl()) {
+            case TrainingJobRequested.KIND_RL -> request.config() == null ? Optional.of("config is required") : Optional.empty();
+            case TrainingJobRequested.KIND_SFT -> request.sft() == null ? Optional.of("sft is required for an sft job") : Optional.empty();
+            default -> Optional.of("unknown job kind " + request.kind());
+        };
     }
 
     @Incoming("trainer-requests")

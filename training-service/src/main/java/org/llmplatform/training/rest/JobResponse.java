@@ -8,14 +8,17 @@ import java.util.UUID;
 import org.llmplatform.training.store.Job;
 import org.llmplatform.training.store.JobStatus;
 
-/** W&B's {@code TrainingJobResponse} ({@code id}) with what the real server also returns, plus the model and timestamps. */
+/**
+ * W&B's {@code TrainingJobResponse} ({@code id}) with what the real server also returns, plus the model, timestamps and
+ * what the job trains ({@code kind}: {@code rl}, or {@code sft} for a supervised fine-tuning job).
+ */
 @RegisterForReflection
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record JobResponse(UUID id, UUID modelId, JobStatus status, Instant createdAt, Instant trainingStart, Instant trainingEnd,
-        String errorMessage) {
+        String errorMessage, String kind) {
 
-    static JobResponse of(Job job) {
+    public static JobResponse of(Job job) {
         return new JobResponse(job.id(), job.modelId(), job.status(), job.createdAt(), job.trainingStart(), job.trainingEnd(),
-                job.errorMessage());
+                job.errorMessage(), job.kind().wireName());
     }
 }

@@ -11,6 +11,7 @@ import org.llmplatform.llama.LlamaEngine;
 import org.llmplatform.llama.train.TrainableModel;
 import org.llmplatform.training.config.TrainerConfig;
 import org.llmplatform.training.service.trainer.GrpoTrainer;
+import org.llmplatform.training.service.trainer.SftTrainer;
 import org.llmplatform.training.service.trainer.TrainerSettings;
 
 /** The embedded trainer's base model, loaded from the configured files on first use and kept. */
@@ -19,6 +20,7 @@ public class EmbeddedModel {
 
     private final TrainerConfig config;
     private GrpoTrainer trainer;
+    private SftTrainer sftTrainer;
     private ExecutorService pool;
 
     public EmbeddedModel(TrainerConfig config) {
@@ -39,13 +41,22 @@ public class EmbeddedModel {
                     thread.setDaemon(true);
                     return thread;
                 });
-                trainer = new GrpoTrainer(engine, TrainableModel.of(engine.model()), new TrainerSettings(config.loraRank(),
-                        config.loraAlpha(), config.seed(), config.learningRateMultiplier()), pool);
+                TrainableModel trainable = TrainableModel.of(engine.model());
+                TrainerSettings settings = new TrainerSettings(config.loraRank(), config.loraAlpha(), config.seed(),
+                        config.learningRateMultiplier());
+                trainer = new GrpoTrainer(engine, trainable, settings, pool);
+                sftTrainer = new SftTrainer(engine, trainable, settings, pool);
             } catch (IOException e) {
                 throw new UncheckedIOException("could not load the base model " + config.baseModel() + ": " + e.getMessage(), e);
             }
         }
         return trainer;
+    }
+
+    /** The supervised fine-tuning trainer on the same loaded model. */
+    public synchronized SftTrainer sftTrainer() {
+        trainer();
+        return sftTrainer;
     }
 
     @PreDestroy

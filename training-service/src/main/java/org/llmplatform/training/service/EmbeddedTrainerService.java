@@ -27,12 +27,14 @@ import org.llmplatform.training.outbound.TrainerPublisher;
 import org.llmplatform.training.service.trainer.GrpoTrainer;
 import org.llmplatform.training.service.trainer.JobCancelledException;
 import org.llmplatform.training.service.trainer.TrainingOutcome;
+import org.llmplatform.training.service.trajectory.SftDataset;
+import org.llmplatform.training.service.trajectory.SftExample;
 import org.llmplatform.training.service.trajectory.TrajectoryGroup;
 import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.TrainerClaimStore;
 
 /**
- * The embedded trainer's side of the job protocol (docs/training-service.md#job-protocol): takes a requested job of its base model
+ * The embedded trainer's side of the job protocol (docs/training-service.md#job-protocol): takes a requested job (RL or SFT) of its base model
  * once (claimed by job id; a job that already ended or that this service does not know is skipped), loads the
  * trajectories by their claim check and the parent adapter by its artifact URI, trains on a trainer thread
  * with heartbeats, stores checkpoint {@code parent_step + 1}, announces it on {@code training.checkpoints} and
@@ -110,12 +112,16 @@ public class EmbeddedTrainerService {
         ScheduledFuture<?> heartbeat = heartbeats.scheduleAtFixedRate(() -> beat(reporter), interval, interval, TimeUnit.MILLISECONDS);
         try {
             GrpoTrainer trainer = model.trainer();
-            List<TrajectoryGroup> groups = trajectories(request);
+            boolean sft = TrainingJobRequested.KIND_SFT.equals(request.kindOrRl());
+            List<TrajectoryGroup> groups = sft ? List.of() : trajectories(request);
+            List<SftExample> examples = sft ? SftDataset.parse(stored(request), json) : List.of();
             LoraAdapter parent = request.parentArtifactUri() == null
                     ? trainer.initialAdapter()
                     : adapters.load(request.parentArtifactUri()).await().indefinitely();
             long started = System.nanoTime();
-            TrainingOutcome outcome = trainer.train(groups, request.config(), parent, request.parentStep(), reporter);
+            TrainingOutcome outcome = sft
+                    ? model.sftTrainer().train(examples, request.sft(), parent, reporter)
+                    : trainer.train(groups, request.config(), parent, request.parentStep(), reporter);
             if (reporter.cancelled()) {
                 throw new JobCancelledException(request.jobId());
             }
@@ -144,11 +150,15 @@ public class EmbeddedTrainerService {
         }
     }
 
-    private List<TrajectoryGroup> trajectories(TrainingJobRequested request) {
+    private byte[] stored(TrainingJobRequested request) {
         if (request.trajectories() == null) {
             throw new IllegalArgumentException("the job request names no trajectories");
         }
-        byte[] payload = blobs.get(request.trajectories()).await().indefinitely();
+        return blobs.get(request.trajectories()).await().indefinitely();
+    }
+
+    private List<TrajectoryGroup> trajectories(TrainingJobRequested request) {
+        byte[] payload = stored(request);
         try {
             JsonNode groups = json.readTree(payload).get("trajectory_groups");
             if (groups == null || !groups.isArray()) {

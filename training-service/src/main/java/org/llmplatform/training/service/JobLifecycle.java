@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.llmplatform.model.events.SftJobConfig;
 import org.llmplatform.model.events.TrainingJobConfig;
 import org.llmplatform.model.events.TrainingJobEvent;
 import org.llmplatform.model.events.TrainingJobRequested;
@@ -20,6 +21,7 @@ import org.llmplatform.training.store.CheckpointRef;
 import org.llmplatform.training.store.CheckpointStore;
 import org.llmplatform.training.store.Job;
 import org.llmplatform.training.store.JobEventStore;
+import org.llmplatform.training.store.JobKind;
 import org.llmplatform.training.store.JobStatus;
 import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.Model;
@@ -95,19 +97,21 @@ public class JobLifecycle {
         return checkpoints.latest(transaction, model.id())
                 .chain(latest -> {
                     CheckpointRef parent = latest.orElse(new CheckpointRef(0, null));
+                    boolean sft = job.kind() == JobKind.SFT;
                     TrainingJobRequested request = new TrainingJobRequested(TrainingJobRequested.SCHEMA_VERSION, job.id().toString(),
                             model.id().toString(), model.entity(), model.project(), model.name(), model.baseModel(), parent.step(),
-                            parent.artifactUri(), readConfig(job.configJson()), job.trajectories(), Instant.now());
+                            parent.artifactUri(), sft ? null : read(job.configJson(), TrainingJobConfig.class), job.trajectories(), Instant.now(),
+                            job.kind().wireName(), sft ? read(job.configJson(), SftJobConfig.class) : null);
                     return jobs.markDispatched(transaction, job.id(), parent.step(), config.jobs().pickupTimeout())
                             .chain(() -> outbox.add(transaction, List.of(messages.jobRequested(request))));
                 });
     }
 
-    private TrainingJobConfig readConfig(String configJson) {
+    private <T> T read(String configJson, Class<T> type) {
         try {
-            return json.readValue(configJson, TrainingJobConfig.class);
+            return json.readValue(configJson, type);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored job config no longer reads as TrainingJobConfig", e);
+            throw new IllegalStateException("a stored job config no longer reads as " + type.getSimpleName(), e);
         }
     }
 }

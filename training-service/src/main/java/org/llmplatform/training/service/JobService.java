@@ -24,6 +24,7 @@ import org.llmplatform.training.service.trajectory.TrajectoryValidation;
 import org.llmplatform.training.store.Job;
 import org.llmplatform.training.store.JobEvent;
 import org.llmplatform.training.store.JobEventStore;
+import org.llmplatform.training.store.JobKind;
 import org.llmplatform.training.store.JobStatus;
 import org.llmplatform.training.store.JobStore;
 import org.llmplatform.training.store.Model;
@@ -72,14 +73,22 @@ public class JobService {
     }
 
     private Uni<Job> create(CreateTrainingJob request, Model model) {
-        String modelId = checkCreate(request);
+        checkCreate(request);
         TrainingJobConfig config = TrainingConfigResolver.resolve(request.experimentalConfig());
         byte[] payload = write(Map.of("trajectory_groups", request.trajectoryGroups()));
+        return blobs.put(payload).chain(stored -> enqueue(model, JobKind.RL, stored, config));
+    }
+
+    /**
+     * Queues a job of the model on its stored input (dispatched at once when the model has no job with the trainers),
+     * or returns the unfinished job created from the same model, input and config: a retried create trains once.
+     */
+    public Uni<Job> enqueue(Model model, JobKind kind, BlobReference input, Object config) {
         String configJson = new String(write(config), StandardCharsets.UTF_8);
-        return blobs.put(payload).chain(stored -> pool.withTransaction(transaction -> modelStore.lock(transaction, model.id())
+        return pool.withTransaction(transaction -> modelStore.lock(transaction, model.id())
                         .chain(locked -> locked.isEmpty()
-                                ? Uni.createFrom().failure(ApiException.notFound("Model '" + modelId + "' not found"))
-                                : createOrFindRetried(transaction, locked.get(), stored, configJson))))
+                                ? Uni.createFrom().failure(ApiException.notFound("Model '" + model.id() + "' not found"))
+                                : createOrFindRetried(transaction, locked.get(), kind, input, configJson)))
                 .invoke(outbox::flush);
     }
 
@@ -138,14 +147,14 @@ public class JobService {
         return lifecycle.abort(transaction, model, job, JobStatus.CANCELLED, "Training job cancelled on request", true);
     }
 
-    private Uni<Job> createOrFindRetried(SqlClient transaction, Model model, BlobReference trajectories, String configJson) {
-        String digest = DigestUtils.sha256Hex(model.id() + "\n" + trajectories.sha256() + "\n" + configJson);
+    private Uni<Job> createOrFindRetried(SqlClient transaction, Model model, JobKind kind, BlobReference trajectories, String configJson) {
+        String digest = DigestUtils.sha256Hex(model.id() + "\n" + kind.wireName() + "\n" + trajectories.sha256() + "\n" + configJson);
         return jobs.findUnfinishedByDigest(transaction, model.id(), digest).chain(retried -> {
             if (retried.isPresent()) {
                 return Uni.createFrom().item(retried.get());
             }
             UUID id = UUID.randomUUID();
-            return jobs.insert(transaction, id, model.id(), digest, trajectories, configJson)
+            return jobs.insert(transaction, id, model.id(), kind, digest, trajectories, configJson)
                     .chain(() -> lifecycle.dispatchNext(transaction, model))
                     .chain(() -> jobs.find(transaction, id))
                     .map(Optional::orElseThrow);
@@ -165,14 +174,7 @@ public class JobService {
         if (request == null) {
             throw ApiException.invalidField("missing", List.of("body"), "Field required", null);
         }
-        List<ValidationIssue> issues = new ArrayList<>();
-        if (request.modelId() == null) {
-            issues.add(new ValidationIssue("missing", List.of("body", "model_id"), "Field required", null));
-        } else if (parseId(request.modelId()).isEmpty()) {
-            issues.add(new ValidationIssue("uuid_parsing", List.of("body", "model_id"),
-                    "Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-]",
-                    request.modelId()));
-        }
+        List<ValidationIssue> issues = new ArrayList<>(modelIdIssues(request.modelId()));
         List<TrajectoryGroup> groups = request.trajectoryGroups();
         if (groups == null) {
             issues.add(new ValidationIssue("missing", List.of("body", "trajectory_groups"), "Field required", null));
@@ -183,6 +185,19 @@ public class JobService {
             throw ApiException.invalid(issues);
         }
         return request.modelId();
+    }
+
+    /** What is wrong with a job body's {@code model_id} (missing, not a UUID), as FastAPI words it; empty when nothing is. */
+    public static List<ValidationIssue> modelIdIssues(String modelId) {
+        if (modelId == null) {
+            return List.of(new ValidationIssue("missing", List.of("body", "model_id"), "Field required", null));
+        }
+        if (parseId(modelId).isEmpty()) {
+            return List.of(new ValidationIssue("uuid_parsing", List.of("body", "model_id"),
+                    "Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-]",
+                    modelId));
+        }
+        return List.of();
     }
 
     private byte[] write(Object value) {

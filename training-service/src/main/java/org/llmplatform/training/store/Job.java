@@ -6,7 +6,8 @@ import org.llmplatform.model.events.BlobReference;
 
 /**
  * A training job. {@code parentStep} and {@code dispatchedAt} are set once the job was handed to the
- * trainers; {@code endReported} means the trainer reported the end and the new checkpoint is awaited.
+ * trainers; {@code endReported} means the trainer reported the end and the new checkpoint is awaited. For an
+ * {@link JobKind#SFT} job, {@code trajectories} is the training file and {@code configJson} an {@code SftJobConfig}.
  */
 public record Job(
         UUID id,
@@ -22,7 +23,8 @@ public record Job(
         String errorMessage,
         Instant createdAt,
         Instant trainingStart,
-        Instant trainingEnd) {
+        Instant trainingEnd,
+        JobKind kind) {
 
     public boolean dispatched() {
         return dispatchedAt != null;

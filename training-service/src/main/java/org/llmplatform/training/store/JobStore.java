@@ -23,7 +23,7 @@ public class JobStore {
 
     private static final String COLUMNS = """
             id, model_id, status, request_digest, trajectories_uri, trajectories_sha256, trajectories_bytes, config,
-            parent_step, dispatched_at, last_seq, end_reported, error_message, created_at, training_start, training_end""";
+            parent_step, dispatched_at, last_seq, end_reported, error_message, created_at, training_start, training_end, kind""";
     private static final String UNFINISHED = "status IN ('QUEUED', 'RUNNING')";
 
     private final Pool pool;
@@ -32,12 +32,13 @@ public class JobStore {
         this.pool = pool;
     }
 
-    public Uni<Void> insert(SqlClient transaction, UUID id, UUID modelId, String requestDigest, BlobReference trajectories, String configJson) {
+    public Uni<Void> insert(SqlClient transaction, UUID id, UUID modelId, JobKind kind, String requestDigest, BlobReference trajectories,
+            String configJson) {
         return transaction.preparedQuery("""
-                INSERT INTO training.jobs (id, model_id, status, request_digest, trajectories_uri, trajectories_sha256, trajectories_bytes, config)
-                VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7)""")
+                INSERT INTO training.jobs (id, model_id, status, request_digest, trajectories_uri, trajectories_sha256, trajectories_bytes, config, kind)
+                VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8)""")
                 .execute(Tuple.from(List.of(id, modelId, requestDigest, trajectories.uri(), trajectories.sha256(), trajectories.byteCount(),
-                        new JsonObject(configJson))))
+                        new JsonObject(configJson), kind.wireName())))
                 .replaceWithVoid();
     }
 
@@ -167,7 +168,7 @@ public class JobStore {
                     new BlobReference(row.getString("trajectories_uri"), row.getString("trajectories_sha256"), row.getLong("trajectories_bytes")),
                     row.getJsonObject("config").encode(), row.getInteger("parent_step"), instant(row, "dispatched_at"),
                     row.getLong("last_seq"), row.getBoolean("end_reported"), row.getString("error_message"), instant(row, "created_at"),
-                    instant(row, "training_start"), instant(row, "training_end")));
+                    instant(row, "training_start"), instant(row, "training_end"), JobKind.of(row.getString("kind"))));
         }
         return jobs;
     }

@@ -26,6 +26,7 @@ class AccessFirstTest {
                 .unscoped("GET /health", "public liveness answer")
                 .unscoped("GET /v1/health", "public liveness answer")
                 .unscoped("GET /v1/preview/base-models", "the same list for every caller")
+                .unscoped("POST /v1/preview/files", "stores a training file owned by the caller; names no entity, project or model")
                 .assertEveryOperationRefusesAStrangerBeforeValidating();
     }
 }

@@ -33,9 +33,21 @@ public final class ConversationTokenizer {
 
     /** The sequence, or empty when the conversation has no trainable turn. */
     public Optional<TokenizedSequence> tokenize(List<ConversationItem> items) {
+        boolean[] turns = new boolean[items.size()];
+        for (int i = 0; i < items.size(); i++) {
+            turns[i] = isTrainable(items.get(i));
+        }
+        return tokenize(items, turns);
+    }
+
+    /**
+     * The sequence in which exactly the items flagged in {@code trainableTurns} are trained on (supervised
+     * fine-tuning picks its assistant turns itself), or empty when none of them has a token.
+     */
+    public Optional<TokenizedSequence> tokenize(List<ConversationItem> items, boolean[] trainableTurns) {
         int last = -1;
         for (int i = 0; i < items.size(); i++) {
-            if (isTrainable(items.get(i))) {
+            if (trainableTurns[i]) {
                 last = i;
             }
         }
@@ -49,7 +61,7 @@ public final class ConversationTokenizer {
         boolean started = false;
         for (int i = 0; i <= last; i++) {
             ConversationItem item = items.get(i);
-            if (!isTrainable(item)) {
+            if (!trainableTurns[i]) {
                 pending.add(asMessage(item));
                 continue;
             }

@@ -8,9 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import org.llmplatform.llama.LlamaEngine;
 import org.llmplatform.llama.lora.LoraAdapter;
 import org.llmplatform.llama.train.AdamW;
@@ -84,7 +82,7 @@ public final class GrpoTrainer {
             List<RowSequence> row = rows.get(r);
             int trainable = row.stream().mapToInt(sequence -> sequence.tokens().trainableTokens()).sum();
             double normaliser = 1.0 / (trainable + 1e-6);
-            List<SequenceGradient> parts = inParallel(row.stream()
+            List<SequenceGradient> parts = InOrder.run(pool, row.stream()
                     .map(sequence -> (Callable<SequenceGradient>) () -> trainSequence(sequence, lora, reference, loss, normaliser))
                     .toList());
             LoraParameters gradients = lora.zerosLike();
@@ -127,25 +125,6 @@ public final class GrpoTrainer {
 
     /** One sequence's contribution to its row: gradients and statistics, summed by the caller in sequence order. */
     private record SequenceGradient(LoraParameters gradients, RowStatistics statistics) {
-    }
-
-    /** Runs the tasks on the trainer's pool and returns their results in task order (so sums stay deterministic). */
-    private <T> List<T> inParallel(List<Callable<T>> tasks) {
-        List<T> results = new ArrayList<>();
-        try {
-            for (Future<T> future : pool.invokeAll(tasks)) {
-                results.add(future.get());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while training", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
-        return results;
     }
 
     private SequenceGradient trainSequence(RowSequence sequence, LoraParameters lora, LoraParameters reference, PolicyLoss loss,
@@ -194,7 +173,7 @@ public final class GrpoTrainer {
 
     private void precalculate(List<List<RowSequence>> rows, LoraParameters lora) {
         List<RowSequence> all = rows.stream().flatMap(List::stream).toList();
-        List<double[]> computed = inParallel(all.stream()
+        List<double[]> computed = InOrder.run(pool, all.stream()
                 .map(sequence -> (Callable<double[]>) () -> logprobs(sequence.tokens().tokens(), sequence.tokens().trainable(), lora))
                 .toList());
         for (int s = 0; s < all.size(); s++) {
