@@ -19,6 +19,8 @@ public class EmbeddedModel {
 
     private final TrainerConfig config;
     private GrpoTrainer trainer;
+    private LlamaEngine engine;
+    private TrainableModel trainable;
     private ExecutorService pool;
 
     public EmbeddedModel(TrainerConfig config) {
@@ -32,20 +34,33 @@ public class EmbeddedModel {
             Path tokenizer = config.tokenizer().orElseThrow(() -> new IllegalStateException(
                     "training.trainer.tokenizer is not configured: the embedded trainer has no tokenizer file"));
             try {
-                LlamaEngine engine = LlamaEngine.load(checkpoint, tokenizer);
+                engine = LlamaEngine.load(checkpoint, tokenizer);
+                trainable = TrainableModel.of(engine.model());
                 int parallelism = config.parallelism().orElse(Runtime.getRuntime().availableProcessors());
                 pool = Executors.newFixedThreadPool(Math.max(1, parallelism), task -> {
                     Thread thread = new Thread(task, "embedded-trainer-sequence");
                     thread.setDaemon(true);
                     return thread;
                 });
-                trainer = new GrpoTrainer(engine, TrainableModel.of(engine.model()), new TrainerSettings(config.loraRank(),
+                trainer = new GrpoTrainer(engine, trainable, new TrainerSettings(config.loraRank(),
                         config.loraAlpha(), config.seed(), config.learningRateMultiplier()), pool);
             } catch (IOException e) {
                 throw new UncheckedIOException("could not load the base model " + config.baseModel() + ": " + e.getMessage(), e);
             }
         }
         return trainer;
+    }
+
+    /** The loaded base model (loading it on first use), for trainers that drive it step by step. */
+    public synchronized LlamaEngine engine() {
+        trainer();
+        return engine;
+    }
+
+    /** The base model with LoRA forward and backward passes. */
+    public synchronized TrainableModel trainableModel() {
+        trainer();
+        return trainable;
     }
 
     @PreDestroy
