@@ -158,6 +158,8 @@ public class NativeRunService {
             throw ApiException.notFound("Unknown run command '" + kind + "': one of " + RunCommands.KINDS);
         }
         RunCommands.Envelope envelope = RunCommands.envelope(body);
+        // The served model is this service's to record (below), never the caller's to name.
+        ((ObjectNode) body).remove(RunCommands.SERVED_MODEL_ID);
         RunCommand command = RunCommands.parse(kind, body);
         String digest = digest(kind, body);
         return find(runId)

@@ -230,6 +230,7 @@ class NativeTrainingRunApiTest {
         Map<String, Object> unknownModel = envelope(0);
         unknownModel.put("checkpoint_name", "x");
         unknownModel.put("publication", Map.of("target", "active", "model_alias", "nobody"));
+        unknownModel.put("served_model_id", "not-for-the-caller-to-say");
         as(key).body(unknownModel).post("/v1/training/runs/{id}/save_weights_for_sampler", runId).then().statusCode(422)
                 .body("detail[0].loc", contains("body", "publication", "model_alias"));
         as(key).body(optimStep(0)).post("/v1/training/runs/{id}/sample", runId).then().statusCode(404);
