@@ -21,16 +21,30 @@ public final class AdamW {
     private int steps;
 
     public AdamW(LoraParameters parameters, Settings settings) {
+        this(parameters, settings, parameters.zerosLike(), parameters.zerosLike(), 0);
+    }
+
+    /** Resumes an optimizer whose moments and step count were saved ({@link #firstMoment()}, {@link #secondMoment()}). */
+    public AdamW(LoraParameters parameters, Settings settings, LoraParameters firstMoment, LoraParameters secondMoment, int steps) {
         this.parameters = parameters;
         this.settings = settings;
-        this.firstMoment = parameters.zerosLike();
-        this.secondMoment = parameters.zerosLike();
+        this.firstMoment = firstMoment;
+        this.secondMoment = secondMoment;
+        this.steps = steps;
     }
 
     /** Clips {@code gradients} to the global norm, applies one update, and returns the norm before clipping. */
     public double step(LoraParameters gradients, double learningRate) {
+        return step(gradients, learningRate, settings);
+    }
+
+    /**
+     * One update with the given settings instead of the optimizer's own (a caller that chooses them per step, as the
+     * native training API's {@code optim_step} does); a {@code maxGradNorm} of 0 turns clipping off.
+     */
+    public double step(LoraParameters gradients, double learningRate, Settings settings) {
         double norm = gradients.norm();
-        double clip = norm > settings.maxGradNorm() && norm > 0 ? settings.maxGradNorm() / norm : 1.0;
+        double clip = settings.maxGradNorm() > 0 && norm > settings.maxGradNorm() ? settings.maxGradNorm() / norm : 1.0;
         steps++;
         double correction1 = 1 - Math.pow(settings.beta1(), steps);
         double correction2 = 1 - Math.pow(settings.beta2(), steps);
@@ -54,5 +68,15 @@ public final class AdamW {
 
     public int steps() {
         return steps;
+    }
+
+    /** The running mean of the gradients (same layout as the parameters); kept by reference, so saving reads it. */
+    public LoraParameters firstMoment() {
+        return firstMoment;
+    }
+
+    /** The running mean of the squared gradients. */
+    public LoraParameters secondMoment() {
+        return secondMoment;
     }
 }

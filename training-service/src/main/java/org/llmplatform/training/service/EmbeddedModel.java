@@ -21,6 +21,8 @@ public class EmbeddedModel {
     private final TrainerConfig config;
     private GrpoTrainer trainer;
     private SftTrainer sftTrainer;
+    private LlamaEngine engine;
+    private TrainableModel trainable;
     private ExecutorService pool;
 
     public EmbeddedModel(TrainerConfig config) {
@@ -34,14 +36,14 @@ public class EmbeddedModel {
             Path tokenizer = config.tokenizer().orElseThrow(() -> new IllegalStateException(
                     "training.trainer.tokenizer is not configured: the embedded trainer has no tokenizer file"));
             try {
-                LlamaEngine engine = LlamaEngine.load(checkpoint, tokenizer);
+                engine = LlamaEngine.load(checkpoint, tokenizer);
+                trainable = TrainableModel.of(engine.model());
                 int parallelism = config.parallelism().orElse(Runtime.getRuntime().availableProcessors());
                 pool = Executors.newFixedThreadPool(Math.max(1, parallelism), task -> {
                     Thread thread = new Thread(task, "embedded-trainer-sequence");
                     thread.setDaemon(true);
                     return thread;
                 });
-                TrainableModel trainable = TrainableModel.of(engine.model());
                 TrainerSettings settings = new TrainerSettings(config.loraRank(), config.loraAlpha(), config.seed(),
                         config.learningRateMultiplier());
                 trainer = new GrpoTrainer(engine, trainable, settings, pool);
@@ -57,6 +59,18 @@ public class EmbeddedModel {
     public synchronized SftTrainer sftTrainer() {
         trainer();
         return sftTrainer;
+    }
+
+    /** The loaded base model (loading it on first use), for trainers that drive it step by step. */
+    public synchronized LlamaEngine engine() {
+        trainer();
+        return engine;
+    }
+
+    /** The base model with LoRA forward and backward passes. */
+    public synchronized TrainableModel trainableModel() {
+        trainer();
+        return trainable;
     }
 
     @PreDestroy
