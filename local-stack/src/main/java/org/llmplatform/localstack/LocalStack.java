@@ -28,7 +28,8 @@ import org.llmplatform.engines.S3Server;
  */
 public final class LocalStack {
 
-    private static final long READY_TIMEOUT_SECONDS = 180;
+    /** How long each server may take to become ready; a machine loaded by other work needs more (env PLATFORM_READY_TIMEOUT_S). */
+    private static final long READY_TIMEOUT_SECONDS = Long.parseLong(System.getenv().getOrDefault("PLATFORM_READY_TIMEOUT_S", "180"));
     /**
      * Partitions of each topic: a consumer group gives a partition to one member, so with one partition a second
      * replica of a consumer (automation-service/bench/from-source.sh -Dbench.replicas=2) would sit idle.
