@@ -125,9 +125,9 @@ async function drained(ids) {
 function percentiles(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN, n: sorted.length };
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN, n: sorted.length };
 }
-const fmt = ({ p50, p99, max }) => `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
+const fmt = ({ p50, p95, p99, max }) => `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`;
 
 async function phase(label, rate, seconds) {
   const creates = await paced(rate, seconds, (i) => createObject(`${label}-${i}`));
