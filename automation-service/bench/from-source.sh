@@ -39,7 +39,11 @@ for jar in local-stack/target/local-stack.jar \
   [ -f "$jar" ] || { echo "$jar is missing: build first (mvn -B -DskipTests package)"; exit 1; }
 done
 source "$bench_dir/../../local-stack/scripts/temporary-platform.sh"
-export PLATFORM_START_TIMEOUT_S=${PLATFORM_START_TIMEOUT_S:-900} PLATFORM_READY_TIMEOUT_S=${PLATFORM_READY_TIMEOUT_S:-600}  # a loaded machine starts it slowly
+# A loaded machine starts the platform slowly: at load 50-67 the tracing-service's Flyway waited more than the default 5 s
+# for its first JDBC connection and the start failed.
+export PLATFORM_START_TIMEOUT_S=${PLATFORM_START_TIMEOUT_S:-900} PLATFORM_READY_TIMEOUT_S=${PLATFORM_READY_TIMEOUT_S:-600} \
+  QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT=${QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT:-120S} \
+  QUARKUS_DATASOURCE_IDENTITY_JDBC_ACQUISITION_TIMEOUT=${QUARKUS_DATASOURCE_IDENTITY_JDBC_ACQUISITION_TIMEOUT:-120S}
 start_platform
 echo "platform from $(pwd) ($(git rev-parse --short HEAD 2>/dev/null || cat .bench-commit 2>/dev/null || echo 'unknown commit'))"
 
