@@ -50,7 +50,7 @@ start_platform() {  # start_platform [./platform options…]
     --inference-port "$inference" --training-port "$training" --automation-port "$automation" \
     --console-port "$console" --console-https-port "$console_https" --s3-port "$s3" "$@" >"$out" 2>&1 &
   launcher=$!
-  wait_for_line "The platform is ready" 300
+  wait_for_line "The platform is ready" "${PLATFORM_START_TIMEOUT_S:-300}"
   KEY=$(cat "$data/dev-api-key")
   export KEY TRACING_URL=http://localhost:$tracing INFERENCE_URL=http://localhost:$inference \
     TRAINING_URL=http://localhost:$training AUTOMATION_URL=http://localhost:$automation CONSOLE_URL=http://localhost:$console \

@@ -27,6 +27,22 @@ class BaseManifestsTest {
     }
 
     @Test
+    void aBudgetThatBlocksEveryEvictionOrAnAutoscalerStartingElsewhereIsReported() {
+        List<ObjectNode> changed = Manifests.base();
+        ofKind(changed, "PodDisruptionBudget").stream().filter(budget -> named(budget, "tracing-service"))
+                .forEach(budget -> ((ObjectNode) budget.path("spec")).put("minAvailable", 2));
+        ofKind(changed, "HorizontalPodAutoscaler").stream().filter(autoscaler -> named(autoscaler, "console"))
+                .forEach(autoscaler -> ((ObjectNode) autoscaler.path("spec")).put("minReplicas", 3));
+        assertEquals(List.of("Deployment console starts at 2 replicas, its autoscaler's minReplicas is 3",
+                "PodDisruptionBudget tracing-service keeps 2 of 2 pods available: a drain could never evict one"),
+                ResourceChecks.problemsIn(changed).stream().sorted().toList());
+    }
+
+    private static boolean named(ObjectNode resource, String name) {
+        return name.equals(resource.path("metadata").path("name").asText());
+    }
+
+    @Test
     void everyServiceHasTheFullSetOfResources() {
         for (String service : Services.NAMES) {
             for (String kind : List.of("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
@@ -82,10 +98,39 @@ class BaseManifestsTest {
                 configValue("inference-gateway-config", "PLATFORM_TRAINING_URL"));
     }
 
+    /**
+     * Every replica the autoscalers may run opens its reactive pool, the identity pool (service-support: 4) and, at
+     * start, one Flyway connection; all of them fit in PostgreSQL's {@code max_connections} with room left for the
+     * operator, replication and an administrator.
+     */
+    @Test
+    void postgresAllowsEveryConnectionTheAutoscaledServicesMayOpen() {
+        int identityPool = 4;
+        int flyway = 1;
+        int reservedForOperatorAndAdmins = 20;
+        int needed = 0;
+        for (String service : Services.NAMES) {
+            if (configValue(service + "-config", "QUARKUS_DATASOURCE_REACTIVE_URL") == null) {
+                continue;
+            }
+            String poolSize = configValue(service + "-config", "QUARKUS_DATASOURCE_REACTIVE_MAX_SIZE");
+            assertTrue(poolSize != null, service + " states its pool size (QUARKUS_DATASOURCE_REACTIVE_MAX_SIZE)");
+            int maxReplicas = ofKind(base, "HorizontalPodAutoscaler").stream().filter(autoscaler -> named(autoscaler, service))
+                    .mapToInt(autoscaler -> autoscaler.path("spec").path("maxReplicas").asInt()).findFirst().orElseThrow();
+            needed += maxReplicas * (Integer.parseInt(poolSize) + identityPool + flyway);
+        }
+        int maxConnections = ofKind(base, "Cluster").get(0).path("spec").path("postgresql").path("parameters")
+                .path("max_connections").asInt();
+        assertTrue(needed + reservedForOperatorAndAdmins <= maxConnections,
+                "the services may open " + needed + " connections; max_connections is " + maxConnections);
+    }
+
     private String configValue(String configMap, String key) {
         return ofKind(base, "ConfigMap").stream()
                 .filter(map -> configMap.equals(map.path("metadata").path("name").asText()))
-                .map(map -> map.path("data").path(key).asText(null))
+                .map(map -> map.path("data").path(key))
+                .filter(value -> !value.isMissingNode())
+                .map(value -> value.asText())
                 .findFirst().orElse(null);
     }
 

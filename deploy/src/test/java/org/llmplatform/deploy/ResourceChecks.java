@@ -52,6 +52,7 @@ final class ResourceChecks {
         checks.probesUseDeclaredPortsAndHealthPaths();
         checks.referencedObjectsExist();
         checks.autoscalersAndBudgetsTargetDeployments();
+        checks.everyDeploymentScalesAndSurvivesADrain();
         checks.everyDeploymentHasANetworkPolicy();
         checks.containersAreHardenedAndBounded();
         checks.imagesArePinned();
@@ -205,6 +206,43 @@ final class ResourceChecks {
             Map<String, String> selector = budget.getSpec().getSelector().getMatchLabels();
             if (deployments.stream().noneMatch(deployment -> labels(deployment).entrySet().containsAll(selector.entrySet()))) {
                 problems.add("PodDisruptionBudget " + name(budget) + " selects no Deployment with " + selector);
+            }
+        }
+    }
+
+    /**
+     * Every Deployment has an autoscaler that starts where the Deployment does, and a budget that lets a node drain
+     * evict one pod: {@code minAvailable} below the fewest replicas the Deployment may run (else a drain blocks forever).
+     */
+    private void everyDeploymentScalesAndSurvivesADrain() {
+        List<HorizontalPodAutoscaler> autoscalers = ofKind(resources, "HorizontalPodAutoscaler", HorizontalPodAutoscaler.class);
+        List<PodDisruptionBudget> budgets = ofKind(resources, "PodDisruptionBudget", PodDisruptionBudget.class);
+        for (Deployment deployment : deployments) {
+            List<HorizontalPodAutoscaler> scaling = autoscalers.stream()
+                    .filter(autoscaler -> name(deployment).equals(autoscaler.getSpec().getScaleTargetRef().getName())).toList();
+            if (scaling.size() != 1) {
+                problems.add("Deployment " + name(deployment) + " has " + scaling.size() + " HorizontalPodAutoscalers, not one");
+                continue;
+            }
+            int replicas = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
+            int fewest = Objects.requireNonNullElse(scaling.get(0).getSpec().getMinReplicas(), 1);
+            if (fewest != replicas) {
+                problems.add("Deployment " + name(deployment) + " starts at " + replicas + " replicas, its autoscaler's minReplicas is " + fewest);
+            }
+            if (scaling.get(0).getSpec().getMetrics() == null || scaling.get(0).getSpec().getMetrics().isEmpty()) {
+                problems.add("HorizontalPodAutoscaler " + name(scaling.get(0)) + " names no metric to scale on");
+            }
+            for (PodDisruptionBudget budget : budgets) {
+                if (!labels(deployment).entrySet().containsAll(budget.getSpec().getSelector().getMatchLabels().entrySet())) {
+                    continue;
+                }
+                IntOrString minAvailable = budget.getSpec().getMinAvailable();
+                if (minAvailable == null || minAvailable.getIntVal() == null) {
+                    problems.add("PodDisruptionBudget " + name(budget) + " needs minAvailable as a number of pods");
+                } else if (minAvailable.getIntVal() >= Math.min(replicas, fewest)) {
+                    problems.add("PodDisruptionBudget " + name(budget) + " keeps " + minAvailable.getIntVal() + " of "
+                            + Math.min(replicas, fewest) + " pods available: a drain could never evict one");
+                }
             }
         }
     }

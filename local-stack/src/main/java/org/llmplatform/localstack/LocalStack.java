@@ -28,7 +28,13 @@ import org.llmplatform.engines.S3Server;
  */
 public final class LocalStack {
 
-    private static final long READY_TIMEOUT_SECONDS = 180;
+    /** How long each server may take to become ready; a machine loaded by other work needs more (env PLATFORM_READY_TIMEOUT_S). */
+    private static final long READY_TIMEOUT_SECONDS = Long.parseLong(System.getenv().getOrDefault("PLATFORM_READY_TIMEOUT_S", "180"));
+    /**
+     * Partitions of each topic: a consumer group gives a partition to one member, so with one partition a second
+     * replica of a consumer (automation-service/bench/from-source.sh -Dbench.replicas=2) would sit idle.
+     */
+    static final int TOPIC_PARTITIONS = 4;
     static final String BLOB_BUCKET = "llm-platform-blobs";
 
     private final StackOptions options;
@@ -87,7 +93,7 @@ public final class LocalStack {
         String bootstrapServers = "localhost:" + options.kafkaPort();
         kafka = KafkaBroker.start(data, options.kafkaPort(), logs);
         KafkaBroker.awaitReady(kafka, bootstrapServers, READY_TIMEOUT_SECONDS);
-        KafkaTopics.createMissing(bootstrapServers, 1);
+        KafkaTopics.createMissing(bootstrapServers, TOPIC_PARTITIONS);
         if (options.blobStore() == StackOptions.BlobBackend.S3) {
             System.out.println("Starting the S3 server (S3Proxy, buckets in " + data.resolve("s3") + ")");
             s3 = S3Server.startPersistent(data.resolve("s3"), options.s3Port());
