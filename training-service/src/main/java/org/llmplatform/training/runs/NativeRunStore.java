@@ -14,7 +14,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.llmplatform.training.store.Model;
 
-/** The SQL of native training runs, their operations and saved learner states (V4__native_training_runs.sql). */
+/** The SQL of native training runs, their operations and saved learner states (V5__native_training_runs.sql). */
 @ApplicationScoped
 public class NativeRunStore {
 
