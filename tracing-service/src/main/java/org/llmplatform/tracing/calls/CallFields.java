@@ -27,8 +27,8 @@ public final class CallFields implements FieldResolver {
     public static final Set<String> EXPANDABLE_ROOTS = Set.of("inputs", "output", "attributes");
 
     private static final Map<String, Column> COLUMNS = Map.ofEntries(
-            Map.entry("id", text("c.id")),
-            Map.entry("project_id", text("c.project_id")),
+            Map.entry("id", new Column("c.id", SqlType.TEXT, true)),
+            Map.entry("project_id", new Column("c.project_id", SqlType.TEXT, true)),
             Map.entry("trace_id", text("c.trace_id")),
             Map.entry("parent_id", text("c.parent_id")),
             Map.entry("thread_id", text("c.thread_id")),
@@ -36,7 +36,7 @@ public final class CallFields implements FieldResolver {
             Map.entry("op_name", text("c.op_name")),
             // An empty display name reads as null, so it also filters as null.
             Map.entry("display_name", text("nullif(c.display_name, '')")),
-            Map.entry("started_at", new Column("c.started_at", SqlType.TIMESTAMP)),
+            Map.entry("started_at", new Column("c.started_at", SqlType.TIMESTAMP, true)),
             Map.entry("ended_at", new Column("c.ended_at", SqlType.TIMESTAMP)),
             Map.entry("deleted_at", new Column("c.deleted_at", SqlType.TIMESTAMP)),
             Map.entry("exception", text("c.exception")),

@@ -91,7 +91,20 @@ final class ExprCompiler {
         if (type == SqlType.TEXT && compare.comparison() != Comparison.EQ) {
             leftSql += " COLLATE \"C\"";
         }
-        return "coalesce(" + leftSql + " " + compare.comparison().sql + " " + typed(right, type) + ", false)";
+        String comparison = leftSql + " " + compare.comparison().sql + " " + typed(right, type);
+        // coalesce() keeps a comparison with null false under $not, and hides the column from its index: a range of
+        // started_at walked a project's calls newest first instead of reading the range.
+        return neverNullAgainstLiteral(left, right, type) || neverNullAgainstLiteral(right, left, type) ? "(" + comparison + ")"
+                : "coalesce(" + comparison + ", false)";
+    }
+
+    /**
+     * Whether {@code column} is a column never null, compared in its own type with a literal that binds to a value
+     * (timestamps and text always do; a number parsed from text may not).
+     */
+    private static boolean neverNullAgainstLiteral(SqlValue column, SqlValue literal, SqlType type) {
+        return column instanceof Column known && known.neverNull() && known.type() == type && literal instanceof Constant
+                && (type == SqlType.TIMESTAMP || type == SqlType.TEXT);
     }
 
     private String in(In in) {

@@ -5,8 +5,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 /** A query operand on its way to SQL: a typed expression, a JSON path (untyped text), or a literal. */
 public sealed interface SqlValue {
 
-    /** A column or computed expression of a known type. */
-    record Column(String sql, SqlType type) implements SqlValue {
+    /**
+     * A column or computed expression of a known type; {@code neverNull}: it has a value in every row a query
+     * reads (so a comparison with a literal is two-valued without {@code coalesce}, and its index can serve it).
+     */
+    record Column(String sql, SqlType type, boolean neverNull) implements SqlValue {
+        public Column(String sql, SqlType type) {
+            this(sql, type, false);
+        }
     }
 
     /**
