@@ -53,18 +53,15 @@ public class ResponsesService {
     }
 
     public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body, long arrivedNanos) {
-        AdmittedCall<ResponsesRequest> call = admission.admit(caller, headers, body, ResponsesRequestParser::parse,
-                ResponsesRequest::model);
+        return admission.serve(caller, headers, body, ResponsesRequestParser::parse, ResponsesRequest::model,
+                call -> serve(call, arrivedNanos));
+    }
+
+    private Uni<ChatAnswer> serve(AdmittedCall<ResponsesRequest> call, long arrivedNanos) {
         ResponsesRequest request = call.request();
-        try {
-            if (upstream.speaksResponses(request.model())) {
-                return upstream.forward(request.body(), request.model(), UpstreamApi.RESPONSES, call.project(), call.user(),
-                                call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
-                        .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
-            }
-        } catch (RuntimeException refusal) {
-            admission.refusedLater(call, refusal);
-            throw refusal;
+        if (upstream.speaksResponses(request.model())) {
+            return upstream.forward(request.body(), request.model(), UpstreamApi.RESPONSES, call, arrivedNanos)
+                    .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }
         return conversation(call)
                 .map(conversation -> asChat(call, conversation))
@@ -127,8 +124,7 @@ public class ResponsesService {
     private Translated asChat(AdmittedCall<ResponsesRequest> call, List<JsonNode> conversation) {
         ObjectNode chatBody = ChatTranslation.toChat(call.request(), conversation);
         ChatRequest chatRequest = ChatRequestParser.parse(chatBody);
-        return new Translated(conversation, new AdmittedCall<>(chatRequest, chatBody, call.project(), call.caller(),
-                call.requestIdHeader(), call.responseRequestId(), call.weaveCallId(), call.arrived()));
+        return new Translated(conversation, call.as(chatRequest, chatBody));
     }
 
     private Uni<ChatAnswer> answer(AdmittedCall<ResponsesRequest> call, List<JsonNode> conversation, ChatAnswer answer) {
