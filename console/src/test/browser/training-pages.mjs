@@ -176,6 +176,27 @@ try {
   await page.getByRole('region', { name: 'Per model and day' }).getByRole('row', { name: new RegExp(`^\\S+ ${baseModel} \\d+ [1-9]\\d* `) }).waitFor();
   await shot(page, 'usage-errors');
   step('REFUSAL_COUNTED');
+
+  // The project is the user's own, so the user sets its limits on the same page; a request then counts against
+  // them, and its answer carries OpenAI's rate-limit headers.
+  const limitsRegion = page.getByRole('region', { name: 'Limits and budgets' });
+  await limitsRegion.getByLabel('Requests / min').fill('1000');
+  await limitsRegion.getByLabel('Tokens / month').fill('1000000');
+  await limitsRegion.getByRole('button', { name: 'Set limits' }).click();
+  await page.getByText('The limits of this project are set.').waitFor();
+  const limited = await fetch(`${origin}/v1/chat/completions`, { method: 'POST',
+    body: JSON.stringify({ model: baseModel, messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 2 }),
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', 'Compat-Project': `${entity}/${project}` } });
+  if (limited.status !== 200 || limited.headers.get('x-ratelimit-limit-requests') !== '1000'
+    || limited.headers.get('x-ratelimit-remaining-requests') !== '999') {
+    throw new Error(`the limited request answered ${limited.status} with x-ratelimit-limit-requests ${limited.headers.get('x-ratelimit-limit-requests')}`);
+  }
+  await page.reload();
+  const projectRow = limitsRegion.getByRole('row', { name: /^This project/ });
+  await projectRow.getByRole('cell', { name: `1 of ${(1000).toLocaleString()}`, exact: true }).waitFor();
+  await projectRow.getByRole('cell', { name: new RegExp(` of ${(1000000).toLocaleString()}$`) }).waitFor();
+  await shot(page, 'usage-limits');
+  step('LIMITS_SET');
 } catch (error) {
   await shot(page, 'training-failure');
   throw error;

@@ -3,6 +3,7 @@ package org.llmplatform.testing;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
 import org.llmplatform.engines.PostgresServer;
@@ -29,6 +30,28 @@ public final class TestIdentities {
         execute("INSERT INTO identity.teams (name) VALUES (?)", team);
         for (String member : members) {
             execute("INSERT INTO identity.memberships (team_name, user_name, role) VALUES (?, ?, 'member')", team, member);
+        }
+    }
+
+    /** Makes {@code user} an admin of {@code team}; before the user's key is first used (keys' principals are cached). */
+    public static void teamAdmin(String team, String user) {
+        execute("INSERT INTO identity.memberships (team_name, user_name, role) VALUES (?, ?, 'admin')", team, user);
+    }
+
+    /** The id of an API key (the one its owner's principal carries). */
+    public static String keyId(String key) {
+        PostgresServer postgres = PlatformTestResources.engines().postgres();
+        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+             PreparedStatement statement = connection.prepareStatement("SELECT id FROM identity.api_keys WHERE key_hash = ?")) {
+            statement.setString(1, ApiKeys.hash(key));
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("no such key");
+                }
+                return rows.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("a key's id could not be read", e);
         }
     }
 

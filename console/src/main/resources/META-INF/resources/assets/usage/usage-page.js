@@ -2,12 +2,14 @@
 // completion tokens and cost per model per UTC day, as stacked bar charts and a table. The counts are the
 // gateway's (GET /v1/usage/daily, from the usage records it publishes for every request: a failed one, or one it
 // refused such as a 422 or an unknown model, is an error); the cost prices them with this project's LLM prices or
-// else the platform's default prices, the price in effect on each day.
+// else the platform's default prices, the price in effect on each day. Above them, the project's and its keys'
+// limits and budgets with what each used this minute, today and this month (limits-section.js).
 import * as echarts from '/webjars/echarts/5.3.1/dist/echarts.esm.min.js';
 import { h, replace, state, formatNumber, formatCost } from '../shared/dom.js';
 import { api } from '../shared/api.js';
 import { navigate, projectPath } from '../shared/router.js';
 import { loadPrices, priceAt } from '../prices/prices.js';
+import { limitsSection } from './limits-section.js';
 
 const DEFAULT_DAYS = 30;
 const DAY_MS = 86400000;
@@ -35,7 +37,8 @@ export async function renderUsage(view, [entity, project], params, isCurrent) {
   h('div', { class: 'field' }, h('label', { for: 'usage-from' }, 'From'), fromInput),
   h('div', { class: 'field' }, h('label', { for: 'usage-to' }, 'To'), toInput),
   h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Show')));
-  replace(view, h('h1', {}, 'Usage'), filters, state('Loading the usage…'));
+  const limits = limitsSection(projectId, isCurrent);
+  replace(view, h('h1', {}, 'Usage'), filters, limits, state('Loading the usage…'));
 
   const query = new URLSearchParams({ project: projectId, from, to });
   const [usage, prices] = await Promise.all([
@@ -48,14 +51,14 @@ export async function renderUsage(view, [entity, project], params, isCurrent) {
     return { ...row, cost: price ? row.prompt_tokens * price.prompt_token_cost + row.completion_tokens * price.completion_token_cost : null };
   });
   if (rows.length === 0) {
-    replace(view, h('h1', {}, 'Usage'), filters,
+    replace(view, h('h1', {}, 'Usage'), filters, limits,
       state(`No inference request of ${projectId} between ${usage.from} and ${usage.to}. Requests count here when they name this project (Compat-Project header, or the playground).`));
     return;
   }
   const total = (field) => rows.reduce((sum, row) => sum + (row[field] ?? 0), 0);
   const priced = rows.some((row) => row.cost !== null);
   const chartsBox = h('div', { class: 'chart-grid' });
-  replace(view, h('h1', {}, 'Usage'), filters,
+  replace(view, h('h1', {}, 'Usage'), filters, limits,
     h('dl', { class: 'facts usage-totals', 'aria-label': 'Totals' },
       h('dt', {}, 'Requests'), h('dd', {}, formatNumber(total('requests'))),
       h('dt', {}, 'Errors'), h('dd', {}, formatNumber(total('errors'))),

@@ -1,12 +1,15 @@
 package org.llmplatform.inference.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import org.llmplatform.inference.limits.LimitUse;
 import org.llmplatform.inference.limits.ProjectPolicy;
+import org.llmplatform.inference.limits.RateLimits;
 import org.llmplatform.inference.usage.RefusedRequests;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.ProjectId;
@@ -16,8 +19,9 @@ import org.llmplatform.support.ids.Uuids;
 /**
  * The one way into every endpoint, over either transport: the project the request is billed to (a project the key may
  * not use is a 403 that no project's usage counts), then the endpoint's parsing, the call id header, the project's
- * rules (models, rate limits) and the response's request id. From the moment the project is known every refusal,
- * here or later ({@link #refusedLater}), publishes a {@code refused} usage record for it.
+ * rules (models), its limits and budgets ({@link RateLimits}, counted across replicas) and the response's request id,
+ * then the endpoint's serving, whose answer carries the limits' {@code x-ratelimit-*} headers. From the moment the
+ * project is known every refusal, here or later ({@link #refusedLater}), publishes a {@code refused} usage record.
  */
 @ApplicationScoped
 public class Admission {
@@ -26,11 +30,13 @@ public class Admission {
 
     private final ProjectAttribution attribution;
     private final ProjectPolicy policy;
+    private final RateLimits limits;
     private final RefusedRequests refused;
 
-    public Admission(ProjectAttribution attribution, ProjectPolicy policy, RefusedRequests refused) {
+    public Admission(ProjectAttribution attribution, ProjectPolicy policy, RateLimits limits, RefusedRequests refused) {
         this.attribution = attribution;
         this.policy = policy;
+        this.limits = limits;
         this.refused = refused;
     }
 
@@ -40,10 +46,35 @@ public class Admission {
     }
 
     /**
-     * Admits {@code body} from {@code caller}, or throws the refusal the client gets. {@code parse} turns the body
-     * into the endpoint's request (throwing its validation errors), {@code model} names the model it asks for.
+     * Admits {@code body} from {@code caller} and answers it with {@code serving}, or fails with the refusal the client
+     * gets (thrown at once for what needs no database: the project, the body, the headers, the models). {@code parse}
+     * turns the body into the endpoint's request (throwing its validation errors), {@code model} names the model it
+     * asks for. What {@code serving} throws is recorded as refused; what its answer fails with later is its own to
+     * record, since it alone knows whether a model had started.
      */
-    public <R> AdmittedCall<R> admit(Principal caller, CallHeaders headers, JsonNode body,
+    public <R, A extends RateLimitedAnswer<A>> Uni<A> serve(Principal caller, CallHeaders headers, JsonNode body,
+            Function<JsonNode, R> parse, Function<R, String> model, Function<AdmittedCall<R>, Uni<A>> serving) {
+        AdmittedCall<R> admitted = admit(caller, headers, body, parse, model);
+        return limits.admit(admitted.project().toString(), caller.apiKeyId())
+                .onFailure().invoke(refusal -> refusedLater(admitted, refusal))
+                .flatMap(use -> serveAdmitted(admitted.countedAgainst(use), serving)
+                        .map(answer -> answer.withRateLimitHeaders(use.headers())));
+    }
+
+    /**
+     * Serves a call admitted already: one that another endpoint translated into this one's request after admitting
+     * its own (the Responses API's chat completion), so that it is admitted and counted once.
+     */
+    public <R, A> Uni<A> serveAdmitted(AdmittedCall<R> call, Function<AdmittedCall<R>, Uni<A>> serving) {
+        try {
+            return serving.apply(call);
+        } catch (RuntimeException refusal) {
+            refusedLater(call, refusal);
+            throw refusal;
+        }
+    }
+
+    private <R> AdmittedCall<R> admit(Principal caller, CallHeaders headers, JsonNode body,
             Function<JsonNode, R> parse, Function<R, String> model) {
         ProjectId project = attribution.project(caller, headers.compatProject(), headers.openAiProject());
         Instant arrived = Instant.now();
@@ -52,7 +83,7 @@ public class Admission {
             String weaveCallId = weaveCallId(headers.weaveCallId());
             policy.admit(project.toString(), model.apply(request));
             return new AdmittedCall<>(request, body, project, caller, headers.requestId(),
-                    responseRequestId(headers.requestId()), weaveCallId, arrived);
+                    responseRequestId(headers.requestId()), weaveCallId, arrived, LimitUse.NONE);
         } catch (RuntimeException refusal) {
             refused.record(body, project, caller.userName(), refusal, arrived);
             throw refusal;

@@ -56,7 +56,7 @@ public class ChatService {
 
     private Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body,
             Function<JsonNode, ChatRequest> parse, long arrivedNanos) {
-        return serveAdmitted(admission.admit(caller, headers, body, parse, ChatRequest::model), arrivedNanos);
+        return admission.serve(caller, headers, body, parse, ChatRequest::model, call -> serve(call, arrivedNanos));
     }
 
     /**
@@ -64,23 +64,16 @@ public class ChatService {
      * after admitting its own request (the Responses API), so the request is admitted and counted once.
      */
     public Uni<ChatAnswer> serveAdmitted(AdmittedCall<ChatRequest> call, long arrivedNanos) {
-        try {
-            return serve(call, arrivedNanos);
-        } catch (RuntimeException refusal) {
-            admission.refusedLater(call, refusal);
-            throw refusal;
-        }
+        return admission.serveAdmitted(call, admitted -> serve(admitted, arrivedNanos));
     }
 
     private Uni<ChatAnswer> serve(AdmittedCall<ChatRequest> call, long arrivedNanos) {
         ChatRequest request = call.request();
         if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) call.body(), request.model(), UpstreamApi.CHAT, call.project(), call.user(),
-                            call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
+            return upstream.forward((ObjectNode) call.body(), request.model(), UpstreamApi.CHAT, call, arrivedNanos)
                     .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }
-        Uni<EmbeddedChat.Accepted> accepted = engine.accept(request, call.body(), call.project(), call.caller(),
-                        call.requestIdHeader(), call.weaveCallId())
+        Uni<EmbeddedChat.Accepted> accepted = engine.accept(call)
                 .onFailure().invoke(refusal -> admission.refusedLater(call, refusal));
         if (request.stream()) {
             return accepted.map(running -> ChatAnswer.generated(StreamedBody.of(running.events()),

@@ -1,10 +1,8 @@
 package org.llmplatform.inference.chat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import org.llmplatform.model.auth.Principal;
-import org.llmplatform.support.auth.ProjectId;
+import org.llmplatform.inference.admission.AdmittedCall;
 
 /**
  * The embedded engine as {@link ChatService} uses it. The engine implements it ({@code engine/EngineChat}), so the
@@ -14,11 +12,9 @@ public interface EmbeddedChat {
 
     /**
      * Accepts {@code request} for the engine: fails, before anything is generated, when it is refused (no such model,
-     * a bad request for the model, the project's concurrency limit). {@code requestIdHeader}: the caller's
-     * X-Request-Id, which the completion's id is made of.
+     * a bad request for the model, the project's concurrency limit).
      */
-    Uni<Accepted> accept(ChatRequest request, JsonNode body, ProjectId project, Principal caller, String requestIdHeader,
-            String weaveCallId);
+    Uni<Accepted> accept(AdmittedCall<ChatRequest> call);
 
     /** An accepted request, generated when one of its answers is subscribed to. */
     interface Accepted {

@@ -36,21 +36,14 @@ public class CompletionsService {
     }
 
     public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body, long arrivedNanos) {
-        AdmittedCall<CompletionRequest> call = admission.admit(caller, headers, body, CompletionRequestParser::parse,
-                CompletionRequest::model);
-        try {
-            return serve(call, arrivedNanos);
-        } catch (RuntimeException refusal) {
-            admission.refusedLater(call, refusal);
-            throw refusal;
-        }
+        return admission.serve(caller, headers, body, CompletionRequestParser::parse, CompletionRequest::model,
+                call -> serve(call, arrivedNanos));
     }
 
     private Uni<ChatAnswer> serve(AdmittedCall<CompletionRequest> call, long arrivedNanos) {
         CompletionRequest request = call.request();
         if (upstream.serves(request.model())) {
-            return upstream.forward((ObjectNode) call.body(), request.model(), UpstreamApi.COMPLETIONS, call.project(),
-                            call.user(), call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
+            return upstream.forward((ObjectNode) call.body(), request.model(), UpstreamApi.COMPLETIONS, call, arrivedNanos)
                     .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }
         Uni<CompletionCall> accepted = engine.accept(call)

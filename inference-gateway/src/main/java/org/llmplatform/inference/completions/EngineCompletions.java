@@ -29,7 +29,6 @@ import org.llmplatform.inference.engine.TokenRendering;
 import org.llmplatform.inference.http.OpenAiException;
 import org.llmplatform.inference.http.PromptInput;
 import org.llmplatform.inference.limits.ConcurrencyLimiter;
-import org.llmplatform.inference.limits.ProjectPolicy;
 import org.llmplatform.inference.usage.UsagePublisher;
 import org.llmplatform.llama.Tokenizer;
 import org.llmplatform.model.errors.OpenAiError;
@@ -52,20 +51,18 @@ public class EngineCompletions {
     private final CompletionPlanner planner;
     private final GenerationRunner runner;
     private final ConcurrencyLimiter limiter;
-    private final ProjectPolicy policy;
     private final UsagePublisher usage;
     private final EngineWorkers workers;
     private final GatewayConfig config;
     private final ObjectMapper json;
 
     public EngineCompletions(EngineChatService engine, CompletionPlanner planner, GenerationRunner runner,
-            ConcurrencyLimiter limiter, ProjectPolicy policy, UsagePublisher usage, EngineWorkers workers,
+            ConcurrencyLimiter limiter, UsagePublisher usage, EngineWorkers workers,
             GatewayConfig config, ObjectMapper json) {
         this.engine = engine;
         this.planner = planner;
         this.runner = runner;
         this.limiter = limiter;
-        this.policy = policy;
         this.usage = usage;
         this.workers = workers;
         this.config = config;
@@ -142,7 +139,7 @@ public class EngineCompletions {
         call.permit().release();
         long prompt = call.promptTokens();
         long completion = call.totalCompletionTokens();
-        policy.charge(call.admitted().project().toString(), prompt + completion);
+        call.admitted().limits().charge(prompt + completion);
         Instant ended = Instant.now();
         String status = failure != null ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
         TextCompletion answer = TextCompletion.of(call.id(), call.created(), call.model(), call.choices(false),

@@ -34,7 +34,10 @@ public interface GatewayConfig {
     /** Public model names served under another backend id: {@code gateway.aliases.<public>=<backend id>}. */
     Map<String, String> aliases();
 
-    /** Per-project rules, keyed {@code "entity/project"} (quoted in properties); they override {@link #limits()}. */
+    /**
+     * Per-project rules, keyed {@code "entity/project"} (quoted in properties); they override {@link #limits()}, and
+     * limits set through {@code /v1/limits} override both.
+     */
     Map<String, ProjectRules> projects();
 
     /** The project a request is attributed to without a Compat-Project header: {@code <user>/<this>}. */
@@ -140,6 +143,9 @@ public interface GatewayConfig {
 
         Optional<Long> tokensPerDay();
 
+        /** Prompt + completion tokens the project may use per calendar month (UTC): its monthly budget. */
+        Optional<Long> tokensPerMonth();
+
         Optional<Long> requestsPerMinute();
     }
 
@@ -155,6 +161,16 @@ public interface GatewayConfig {
         Optional<Long> tokensPerDay();
 
         Optional<Long> requestsPerMinute();
+
+        /** Prompt + completion tokens one project may use per calendar month (UTC). */
+        Optional<Long> tokensPerMonth();
+
+        /**
+         * How stale a replica's copy of the limits set through {@code /v1/limits} may be: it reads them again when
+         * a request comes this long after the last read (the replica that changed them reads them at once).
+         */
+        @WithDefault("5s")
+        Duration refresh();
 
         @WithDefault("1")
         int retryAfterSeconds();

@@ -33,22 +33,20 @@ public class EmbeddingsService {
     }
 
     public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body, long arrivedNanos) {
-        AdmittedCall<EmbeddingsRequest> call = admission.admit(caller, headers, body, EmbeddingsRequestParser::parse,
-                EmbeddingsRequest::model);
-        try {
-            if (upstream.serves(call.request().model())) {
-                return upstream.forward((ObjectNode) call.body(), call.request().model(), UpstreamApi.EMBEDDINGS,
-                                call.project(), call.user(), call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
-                        .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
-            }
-            // a refusal (404, 400) comes before the slot is taken; what fails after it is recorded as an error
-            return engine.embed(call)
-                    .onFailure(ApiException.class).invoke(refusal -> admission.refusedLater(call, refusal))
-                    .map(embeddings -> ChatAnswer.generated(serialise(embeddings), call.responseRequestId()));
-        } catch (RuntimeException refusal) {
-            admission.refusedLater(call, refusal);
-            throw refusal;
+        return admission.serve(caller, headers, body, EmbeddingsRequestParser::parse, EmbeddingsRequest::model,
+                call -> serve(call, arrivedNanos));
+    }
+
+    private Uni<ChatAnswer> serve(AdmittedCall<EmbeddingsRequest> call, long arrivedNanos) {
+        if (upstream.serves(call.request().model())) {
+            return upstream.forward((ObjectNode) call.body(), call.request().model(), UpstreamApi.EMBEDDINGS, call,
+                            arrivedNanos)
+                    .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }
+        // a refusal (404, 400) comes before the slot is taken; what fails after it is recorded as an error
+        return engine.embed(call)
+                .onFailure(ApiException.class).invoke(refusal -> admission.refusedLater(call, refusal))
+                .map(embeddings -> ChatAnswer.generated(serialise(embeddings), call.responseRequestId()));
     }
 
     private String serialise(EmbeddingList embeddings) {

@@ -19,7 +19,6 @@ import org.llmplatform.inference.engine.EngineWorkers;
 import org.llmplatform.inference.http.OpenAiException;
 import org.llmplatform.inference.http.PromptInput;
 import org.llmplatform.inference.limits.ConcurrencyLimiter;
-import org.llmplatform.inference.limits.ProjectPolicy;
 import org.llmplatform.inference.usage.UsagePublisher;
 import org.llmplatform.llama.LlamaEngine;
 import org.llmplatform.model.events.UsageRecord;
@@ -36,15 +35,13 @@ public class EngineEmbeddings {
     private final EngineChatService engine;
     private final EngineWorkers workers;
     private final ConcurrencyLimiter limiter;
-    private final ProjectPolicy policy;
     private final UsagePublisher usage;
 
     public EngineEmbeddings(EngineChatService engine, EngineWorkers workers, ConcurrencyLimiter limiter,
-            ProjectPolicy policy, UsagePublisher usage) {
+            UsagePublisher usage) {
         this.engine = engine;
         this.workers = workers;
         this.limiter = limiter;
-        this.policy = policy;
         this.usage = usage;
     }
 
@@ -96,7 +93,7 @@ public class EngineEmbeddings {
             throw e;
         } finally {
             permit.release();
-            policy.charge(project, promptTokens);
+            call.limits().charge(promptTokens);
             record(call, id, model.id(), promptTokens, data.size(), started, failure);
         }
     }

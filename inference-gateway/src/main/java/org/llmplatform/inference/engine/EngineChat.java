@@ -1,14 +1,12 @@
 package org.llmplatform.inference.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.chat.ChatCompletion;
 import org.llmplatform.inference.chat.ChatRequest;
 import org.llmplatform.inference.chat.EmbeddedChat;
-import org.llmplatform.model.auth.Principal;
-import org.llmplatform.support.auth.ProjectId;
 
 /** Chat completions on the embedded engine, streamed as {@link ChatStream}'s events or collected into one answer. */
 @ApplicationScoped
@@ -23,17 +21,16 @@ public class EngineChat implements EmbeddedChat {
     }
 
     @Override
-    public Uni<Accepted> accept(ChatRequest request, JsonNode body, ProjectId project, Principal caller,
-            String requestIdHeader, String weaveCallId) {
-        return engine.accept(request, body, project, caller, requestIdHeader, weaveCallId).map(call -> new Accepted() {
+    public Uni<Accepted> accept(AdmittedCall<ChatRequest> call) {
+        return engine.accept(call).map(running -> new Accepted() {
             @Override
             public Multi<String> events() {
-                return stream.events(call);
+                return stream.events(running);
             }
 
             @Override
             public Uni<ChatCompletion> completion() {
-                return engine.complete(call);
+                return engine.complete(running);
             }
         });
     }

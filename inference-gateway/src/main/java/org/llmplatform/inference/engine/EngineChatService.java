@@ -1,6 +1,5 @@
 package org.llmplatform.inference.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.llmplatform.inference.catalog.ModelAliases;
 import org.llmplatform.inference.catalog.ServedModel;
+import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.chat.ChatCompletion;
 import org.llmplatform.inference.chat.ChatRequest;
 import org.llmplatform.inference.chat.Logprobs;
@@ -22,7 +22,6 @@ import org.llmplatform.inference.limits.ProjectPolicy;
 import org.llmplatform.inference.usage.UsagePublisher;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.events.UsageRecord;
-import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.ids.Uuids;
 
 /**
@@ -38,18 +37,16 @@ public class EngineChatService {
     private final UsagePublisher usage;
     private final CheckpointModels checkpoints;
     private final ModelAliases aliases;
-    private final ProjectPolicy policy;
     private final EngineWorkers workers;
     private final ObjectMapper json;
 
     public EngineChatService(CompletionPlanner planner, GenerationRunner runner, ConcurrencyLimiter limiter,
-            UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases, ProjectPolicy policy,
+            UsagePublisher usage, CheckpointModels checkpoints, ModelAliases aliases,
             EngineWorkers workers, ObjectMapper json) {
         this.workers = workers;
         this.json = json;
         this.checkpoints = checkpoints;
         this.aliases = aliases;
-        this.policy = policy;
         this.planner = planner;
         this.runner = runner;
         this.limiter = limiter;
@@ -61,10 +58,8 @@ public class EngineChatService {
      * the request against it and the project's concurrency limit on an engine worker (tokenizing is CPU
      * work), where its generation then starts without another hand-off. The id is {@code chatcmpl-} + the X-Request-Id header, else the body's request_id, else a uuid.
      */
-    public Uni<ChatCall> accept(ChatRequest request, JsonNode body, ProjectId project, Principal caller,
-            String requestIdHeader, String weaveCallId) {
-        return model(request.model(), caller).emitOn(workers)
-                .map(served -> accept(request, body, served, project, caller.userName(), requestIdHeader, weaveCallId));
+    public Uni<ChatCall> accept(AdmittedCall<ChatRequest> call) {
+        return model(call.request().model(), call.caller()).emitOn(workers).map(served -> accept(call, served));
     }
 
     /**
@@ -78,15 +73,17 @@ public class EngineChatService {
                 : Uni.createFrom().item(() -> planner.model(backend, requested).as(requested));
     }
 
-    private ChatCall accept(ChatRequest request, JsonNode body, ServedModel model, ProjectId project, String user,
-            String requestIdHeader, String weaveCallId) {
+    private ChatCall accept(AdmittedCall<ChatRequest> call, ServedModel model) {
+        ChatRequest request = call.request();
+        String requestIdHeader = call.requestIdHeader();
         CompletionPlan plan = planner.plan(request, model);
-        ConcurrencyLimiter.Permit permit = limiter.acquire(project.toString());
+        ConcurrencyLimiter.Permit permit = limiter.acquire(call.project().toString());
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : request.requestId() != null ? request.requestId() : Uuids.v7().toString();
         Instant now = Instant.now();
-        return new ChatCall("chatcmpl-" + base, base, weaveCallId, now.getEpochSecond(), request, body, plan, project, user,
-                now, permit, new AtomicIntegerArray(plan.choices()), new ChoiceTexts(plan.choices(), plan.echo()));
+        return new ChatCall("chatcmpl-" + base, base, call.weaveCallId(), now.getEpochSecond(), request, call.body(), plan,
+                call.project(), call.user(), now, permit, new AtomicIntegerArray(plan.choices()),
+                new ChoiceTexts(plan.choices(), plan.echo()), call.limits());
     }
 
     /** The steps of every choice; when they end the slot is released and the usage published. */
@@ -134,7 +131,7 @@ public class EngineChatService {
 
     private void finish(ChatCall call, Throwable failure, boolean cancelled) {
         call.permit().release();
-        policy.charge(call.project().toString(), call.plan().prompt().length + call.totalCompletionTokens());
+        call.limits().charge(call.plan().prompt().length + call.totalCompletionTokens());
         Instant ended = Instant.now();
         String status = failure != null ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;
         ChatCompletion answer = ChatCompletion.of(call.id(), call.created(), call.modelId(),

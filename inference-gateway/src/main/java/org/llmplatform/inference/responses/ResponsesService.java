@@ -60,27 +60,22 @@ public class ResponsesService {
 
     /** Answers {@code body}, parsed and validated here; {@code arrivedNanos} as {@link ChatService#create}'s. */
     public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, JsonNode body, long arrivedNanos) {
-        return create(admission.admit(caller, headers, body, ResponsesRequestParser::parse, ResponsesRequest::model),
-                arrivedNanos);
+        return admission.serve(caller, headers, body, ResponsesRequestParser::parse, ResponsesRequest::model,
+                call -> serve(call, arrivedNanos));
     }
 
     /** The same for a body its transport already parsed into {@code request}. */
     public Uni<ChatAnswer> create(Principal caller, CallHeaders headers, ObjectNode body, ResponsesRequest request,
             long arrivedNanos) {
-        return create(admission.admit(caller, headers, body, parsed -> request, ResponsesRequest::model), arrivedNanos);
+        return admission.serve(caller, headers, body, parsed -> request, ResponsesRequest::model,
+                call -> serve(call, arrivedNanos));
     }
 
-    private Uni<ChatAnswer> create(AdmittedCall<ResponsesRequest> call, long arrivedNanos) {
+    private Uni<ChatAnswer> serve(AdmittedCall<ResponsesRequest> call, long arrivedNanos) {
         ResponsesRequest request = call.request();
-        try {
-            if (upstream.speaksResponses(request.model())) {
-                return upstream.forward(request.body(), request.model(), UpstreamApi.RESPONSES, call.project(), call.user(),
-                                call.requestIdHeader(), call.weaveCallId(), arrivedNanos)
-                        .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
-            }
-        } catch (RuntimeException refusal) {
-            admission.refusedLater(call, refusal);
-            throw refusal;
+        if (upstream.speaksResponses(request.model())) {
+            return upstream.forward(request.body(), request.model(), UpstreamApi.RESPONSES, call, arrivedNanos)
+                    .map(reply -> ChatAnswer.relayed(reply, call.responseRequestId()));
         }
         return conversation(call)
                 .map(conversation -> asChat(call, conversation))
@@ -177,8 +172,7 @@ public class ResponsesService {
             }
             chatBody.set("tool_choice", toolChoice);
         }
-        return new Translated(conversation, new AdmittedCall<>(chatRequest, chatBody, call.project(), call.caller(),
-                call.requestIdHeader(), call.responseRequestId(), call.weaveCallId(), call.arrived()));
+        return new Translated(conversation, call.as(chatRequest, chatBody));
     }
 
     private Uni<ChatAnswer> answer(AdmittedCall<ResponsesRequest> call, List<JsonNode> conversation, ChatAnswer answer) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.catalog.ModelAliases;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.http.StreamedBody;
@@ -16,7 +17,6 @@ import org.llmplatform.inference.limits.ConcurrencyLimiter;
 import org.llmplatform.inference.limits.ProjectPolicy;
 import org.llmplatform.inference.usage.UsagePublisher;
 import org.llmplatform.model.events.UsageRecord;
-import org.llmplatform.support.auth.ProjectId;
 import org.llmplatform.support.ids.Uuids;
 
 /**
@@ -31,14 +31,12 @@ public class UpstreamCompletionService {
     private final UsagePublisher usage;
     private final OverheadMeter overhead;
     private final ModelAliases aliases;
-    private final ProjectPolicy policy;
     private final UpstreamCatalog catalog;
 
     public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
-            OverheadMeter overhead, ModelAliases aliases, ProjectPolicy policy, UpstreamCatalog catalog) {
+            OverheadMeter overhead, ModelAliases aliases, UpstreamCatalog catalog) {
         this.catalog = catalog;
         this.aliases = aliases;
-        this.policy = policy;
         this.router = router;
         this.limiter = limiter;
         this.usage = usage;
@@ -57,12 +55,16 @@ public class UpstreamCompletionService {
     }
 
     /**
-     * Forwards a request of {@code api} for the public name {@code model}; {@code arrivedNanos}:
-     * {@link System#nanoTime()} when the request reached the gateway.
+     * Forwards {@code body}, a request of {@code api} for the public name {@code model}, of {@code call} (billed to its
+     * project, its tokens charged to its limits); {@code arrivedNanos}: {@link System#nanoTime()} when the request
+     * reached the gateway.
      */
-    public Uni<UpstreamReply> forward(ObjectNode body, String model, UpstreamApi api, ProjectId project, String user,
-            String requestIdHeader, String weaveCallId, long arrivedNanos) {
-        String projectId = project.toString();
+    public Uni<UpstreamReply> forward(ObjectNode body, String model, UpstreamApi api, AdmittedCall<?> call,
+            long arrivedNanos) {
+        String projectId = call.project().toString();
+        String user = call.user();
+        String requestIdHeader = call.requestIdHeader();
+        String weaveCallId = call.weaveCallId();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
@@ -74,7 +76,7 @@ public class UpstreamCompletionService {
                     long beforeFirstByte = System.nanoTime() - arrivedNanos - tally.waited.get();
                     StreamedBody.FinishListener finish = (failure, cancelled) -> {
                         permit.release();
-                        policy.charge(projectId, tally.prompt.get() + tally.completion.get());
+                        call.limits().charge(tally.prompt.get() + tally.completion.get());
                         overhead.record(model, stream, beforeFirstByte + tally.relayed.get());
                         boolean failed = failure != null || reply.status() != 200 || tally.failed.get();
                         String status = failed ? UsageRecord.ERROR : cancelled ? UsageRecord.CANCELLED : UsageRecord.SUCCESS;

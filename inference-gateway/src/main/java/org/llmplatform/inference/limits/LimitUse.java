@@ -1,0 +1,137 @@
+package org.llmplatform.inference.limits;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * The limits an admitted request is counted against (its project's, its key's) and what their counters held when it
+ * was admitted: it charges the request's tokens when it ends, and gives the {@code x-ratelimit-*} headers of its
+ * answer. {@link #NONE} when no limit applies.
+ */
+public final class LimitUse {
+
+    public static final LimitUse NONE = new LimitUse(null, List.of(), Map.of(), Instant.EPOCH);
+
+    static final String LIMIT_REQUESTS = "x-ratelimit-limit-requests";
+    static final String REMAINING_REQUESTS = "x-ratelimit-remaining-requests";
+    static final String RESET_REQUESTS = "x-ratelimit-reset-requests";
+    static final String LIMIT_TOKENS = "x-ratelimit-limit-tokens";
+    static final String REMAINING_TOKENS = "x-ratelimit-remaining-tokens";
+    static final String RESET_TOKENS = "x-ratelimit-reset-tokens";
+
+    private static final Logger LOG = Logger.getLogger(LimitUse.class);
+
+    private final LimitsStore store;
+    private final List<Subject> subjects;
+    private final Map<String, String> headers;
+    private final Instant admitted;
+
+    private LimitUse(LimitsStore store, List<Subject> subjects, Map<String, String> headers, Instant admitted) {
+        this.store = store;
+        this.subjects = subjects;
+        this.headers = headers;
+        this.admitted = admitted;
+    }
+
+    /** A project or a key within it ({@code apiKeyId} {@link LimitsStore#PROJECT}), with the limits in force for it. */
+    record Subject(String projectId, String apiKeyId, Limits limits) {
+
+        String describe() {
+            return LimitsStore.PROJECT.equals(apiKeyId) ? "project `" + projectId + "`"
+                    : "API key `" + apiKeyId + "` in project `" + projectId + "`";
+        }
+    }
+
+    static LimitUse of(LimitsStore store, List<Subject> subjects, List<LimitsStore.Count> counts, Instant admitted) {
+        return new LimitUse(store, subjects, rateLimitHeaders(subjects, counts, admitted), admitted);
+    }
+
+    /**
+     * OpenAI's headers of the per-minute limits: each the tightest of the project's and the key's (the fewest left),
+     * none for a kind no limit applies to. Reset is the time until the minute ends, as OpenAI writes durations.
+     */
+    static Map<String, String> rateLimitHeaders(List<Subject> subjects, List<LimitsStore.Count> counts, Instant at) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        String reset = duration(Duration.between(at, LimitWindow.MINUTE.end(at)));
+        long[] requests = tightest(subjects, counts, true);
+        if (requests != null) {
+            headers.put(LIMIT_REQUESTS, Long.toString(requests[0]));
+            headers.put(REMAINING_REQUESTS, Long.toString(Math.max(0, requests[0] - requests[1])));
+            headers.put(RESET_REQUESTS, reset);
+        }
+        long[] tokens = tightest(subjects, counts, false);
+        if (tokens != null) {
+            headers.put(LIMIT_TOKENS, Long.toString(tokens[0]));
+            headers.put(REMAINING_TOKENS, Long.toString(Math.max(0, tokens[0] - tokens[1])));
+            headers.put(RESET_TOKENS, reset);
+        }
+        return Map.copyOf(headers);
+    }
+
+    /** The limit and the use of the subject with the least left of its per-minute requests (or tokens); null if none. */
+    private static long[] tightest(List<Subject> subjects, List<LimitsStore.Count> counts, boolean requests) {
+        long[] tightest = null;
+        for (Subject subject : subjects) {
+            Long limit = requests ? subject.limits().requestsPerMinute() : subject.limits().tokensPerMinute();
+            if (limit == null) {
+                continue;
+            }
+            long used = counts.stream().filter(count -> count.counter().window() == LimitWindow.MINUTE
+                            && count.counter().apiKeyId().equals(subject.apiKeyId()))
+                    .mapToLong(count -> requests ? count.requests() : count.tokens()).sum();
+            if (tightest == null || limit - used < tightest[0] - tightest[1]) {
+                tightest = new long[] {limit, used};
+            }
+        }
+        return tightest;
+    }
+
+    /** A duration as OpenAI's headers write it: {@code 20ms}, {@code 1s}, {@code 6m0s}, {@code 71h59m0s}. */
+    public static String duration(Duration duration) {
+        long millis = Math.max(0, duration.toMillis());
+        if (millis < 1000) {
+            return millis + "ms";
+        }
+        long seconds = (millis + 999) / 1000;
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        long hours = seconds / 3600;
+        long minutes = seconds % 3600 / 60;
+        return (hours > 0 ? hours + "h" : "") + minutes + "m" + seconds % 60 + "s";
+    }
+
+    /** The {@code x-ratelimit-*} headers of the request's answer; empty when no per-minute limit applies. */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /**
+     * Adds a finished request's tokens to the counters of the windows it ended in that a token limit applies to. The
+     * statement runs after the answer; a request that comes right after may be admitted before it counted.
+     */
+    public void charge(long tokens) {
+        if (tokens <= 0 || subjects.isEmpty()) {
+            return;
+        }
+        Instant now = Instant.now();
+        List<LimitsStore.Counter> counters = new ArrayList<>();
+        for (Subject subject : subjects) {
+            for (LimitWindow window : LimitWindow.values()) {
+                if (subject.limits().tokens(window) != null) {
+                    counters.add(new LimitsStore.Counter(subject.projectId(), subject.apiKeyId(), window, window.start(now)));
+                }
+            }
+        }
+        if (!counters.isEmpty()) {
+            store.charge(counters, tokens).subscribe().with(ignored -> { },
+                    failure -> LOG.warnf(failure, "%d tokens of a request admitted at %s were not charged to its limits",
+                            tokens, admitted));
+        }
+    }
+}
