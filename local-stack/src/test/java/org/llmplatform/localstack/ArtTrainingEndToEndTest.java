@@ -64,7 +64,7 @@ class ArtTrainingEndToEndTest {
         }
         StackOptions options = new StackOptions(data, false, FreePorts.any(), FreePorts.kafkaPair(), ports, FreePorts.any(),
                 Optional.of(MODELS.resolve("stories260K.bin")), Optional.of(MODELS.resolve("tok512.bin")), blobStore(), FreePorts.any(),
-                List.of());
+                List.of(), 1);
         stack = new LocalStack(options, Path.of("..").toAbsolutePath().normalize());
         key = stack.start();
     }
