@@ -29,7 +29,8 @@ import org.llmplatform.engines.S3Server;
  */
 public final class LocalStack {
 
-    private static final long READY_TIMEOUT_SECONDS = 180;
+    /** Nine JVMs starting at once (--replicas 2) on a busy laptop took over 3 minutes. */
+    private static final long READY_TIMEOUT_SECONDS = 420;
     static final String BLOB_BUCKET = "llm-platform-blobs";
 
     private final StackOptions options;
