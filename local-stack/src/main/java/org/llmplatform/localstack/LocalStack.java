@@ -148,6 +148,10 @@ public final class LocalStack {
         environment.put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl());
         environment.put("QUARKUS_DATASOURCE_USERNAME", PostgresServer.USER);
         environment.put("QUARKUS_DATASOURCE_PASSWORD", PostgresServer.PASSWORD);
+        if (options.replicas() > 1) {
+            // Every replica migrates and opens its pools at once: on a busy machine a connection took over the default 5 s.
+            environment.put("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S");
+        }
         environment.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         environment.put("PLATFORM_AUTH_BOOTSTRAP_ADMIN_KEY", adminKey);
         environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(replicaName(service, index)).toString());
