@@ -2,7 +2,8 @@
 # jars, as a user runs them) in the background with its own data folder and free ports, and stops it.
 # After start_platform: $data, $out (the launcher's output), $launcher (its pid), $ports, and the URLs
 # and key exported as TRACING_URL, INFERENCE_URL, TRAINING_URL, AUTOMATION_URL, CONSOLE_URL, CONSOLE_HTTPS_URL, S3_URL (the S3
-# server's, with --blob-store s3) and KEY.
+# server's, with --blob-store s3) and KEY (replica 0 of each service; with --replicas N, replica k listens on
+# its port + 100·k: $tracing_port, $inference_port, $training_port, $automation_port are replica 0's).
 
 free_ports() {  # free_ports N: N distinct free ports, each with its next port free and not among them (Kafka's controller takes N+1)
   node -e '
@@ -35,17 +36,35 @@ wait_for_line() {  # wait_for_line PATTERN SECONDS: until the launcher prints PA
   done
 }
 
-service_pid() {  # service_pid MODULE: the pid of a service the launcher runs
-  pgrep -P "$launcher" -f "$1/target/quarkus-app/quarkus-run.jar"
+service_pid() {  # service_pid MODULE [REPLICA]: the pid of a service's replica (from 0; default 0) the launcher runs
+  local port pid
+  port=$(( $(eval echo "\$${1%%-*}_port") + 100 * ${2:-0} ))
+  for pid in $(pgrep -P "$launcher" -f "$1/target/quarkus-app/quarkus-run.jar"); do
+    tr '\0' '\n' <"/proc/$pid/environ" | grep -qx "QUARKUS_HTTP_PORT=$port" && echo "$pid"
+  done
 }
 
-start_platform() {  # start_platform [./platform options…]
+start_platform() {  # start_platform [./platform options…]; PORT_BASE=N: ports N…N+22 (and +100·k for replicas) instead of free ones
   data=$(mktemp -d /tmp/platform.XXXXXX)
   out=$data/launcher.out
   local pg kafka tracing inference training automation console console_https s3
-  # every port in one pick, the S3 server's too (used only with --blob-store s3), so that none can clash
-  read -r pg kafka tracing inference training automation console console_https s3 < <(free_ports 9)
+  if [ -n "${PORT_BASE:-}" ]; then
+    read -r pg kafka tracing inference training automation console console_https s3 <<<"$PORT_BASE $((PORT_BASE + 2)) \
+      $((PORT_BASE + 10)) $((PORT_BASE + 11)) $((PORT_BASE + 12)) $((PORT_BASE + 13)) $((PORT_BASE + 20)) $((PORT_BASE + 21)) $((PORT_BASE + 22))"
+  else
+    # every port in one pick, the S3 server's too (used only with --blob-store s3), so that none can clash
+    read -r pg kafka tracing inference training automation console console_https s3 < <(free_ports 9)
+  fi
+  tracing_port=$tracing inference_port=$inference training_port=$training automation_port=$automation
   ports=("$pg" "$kafka" "$((kafka + 1))" "$tracing" "$inference" "$training" "$automation" "$console" "$console_https" "$s3")
+  local arg replicas=1 previous= k
+  for arg in "$@"; do
+    if [ "$previous" = --replicas ]; then replicas=$arg; fi
+    previous=$arg
+  done
+  for ((k = 1; k < replicas; k++)); do
+    ports+=("$((tracing + 100 * k))" "$((inference + 100 * k))" "$((training + 100 * k))" "$((automation + 100 * k))")
+  done
   ./platform --data-dir "$data" --postgres-port "$pg" --kafka-port "$kafka" --tracing-port "$tracing" \
     --inference-port "$inference" --training-port "$training" --automation-port "$automation" \
     --console-port "$console" --console-https-port "$console_https" --s3-port "$s3" "$@" >"$out" 2>&1 &

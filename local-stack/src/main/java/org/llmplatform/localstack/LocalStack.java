@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.llmplatform.engines.KafkaTopics;
 import org.llmplatform.engines.LocalhostKeyStore;
@@ -28,11 +29,15 @@ import org.llmplatform.engines.S3Server;
  */
 public final class LocalStack {
 
-    /** How long each server may take to become ready; a machine loaded by other work needs more (env PLATFORM_READY_TIMEOUT_S). */
-    private static final long READY_TIMEOUT_SECONDS = Long.parseLong(System.getenv().getOrDefault("PLATFORM_READY_TIMEOUT_S", "180"));
     /**
-     * Partitions of each topic: a consumer group gives a partition to one member, so with one partition a second
-     * replica of a consumer (automation-service/bench/from-source.sh -Dbench.replicas=2) would sit idle.
+     * How long each server may take to become ready: nine JVMs starting at once (--replicas 2) on a busy laptop took over
+     * 3 minutes (env PLATFORM_READY_TIMEOUT_S changes it).
+     */
+    private static final long READY_TIMEOUT_SECONDS = Long.parseLong(System.getenv().getOrDefault("PLATFORM_READY_TIMEOUT_S", "420"));
+    /**
+     * Partitions of each topic, at least as many as a consumer group has members: a consumer group gives a partition
+     * to one member, so a replica beyond the partitions (--replicas, or automation-service/bench/from-source.sh
+     * -Dbench.replicas=2 starting more) would sit idle.
      */
     static final int TOPIC_PARTITIONS = 4;
     static final String BLOB_BUCKET = "llm-platform-blobs";
@@ -41,7 +46,8 @@ public final class LocalStack {
     private final Path home;
     private final Path logs;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final Map<PlatformService, ChildProcess> services = new EnumMap<>(PlatformService.class);
+    /** Each service's replicas, replica 0 first. */
+    private final Map<PlatformService, List<ChildProcess>> services = new EnumMap<>(PlatformService.class);
     private PostgresServer postgres;
     private ChildProcess kafka;
     private S3Server s3;
@@ -93,7 +99,7 @@ public final class LocalStack {
         String bootstrapServers = "localhost:" + options.kafkaPort();
         kafka = KafkaBroker.start(data, options.kafkaPort(), logs);
         KafkaBroker.awaitReady(kafka, bootstrapServers, READY_TIMEOUT_SECONDS);
-        KafkaTopics.createMissing(bootstrapServers, TOPIC_PARTITIONS);
+        KafkaTopics.createMissing(bootstrapServers, Math.max(TOPIC_PARTITIONS, options.replicas()));
         if (options.blobStore() == StackOptions.BlobBackend.S3) {
             System.out.println("Starting the S3 server (S3Proxy, buckets in " + data.resolve("s3") + ")");
             s3 = S3Server.startPersistent(data.resolve("s3"), options.s3Port());
@@ -104,11 +110,17 @@ public final class LocalStack {
         consoleKeyStore = LocalhostKeyStore.createIfMissing(data.resolve("console-localhost.p12"));
         System.out.println("Starting the services (logs in " + logs + ")");
         for (PlatformService service : PlatformService.values()) {
-            services.put(service, ServiceProcess.start(service, home, serviceEnvironment(service, bootstrapServers, adminKey),
-                    systemProperties(service), logs));
+            List<ChildProcess> replicas = new ArrayList<>();
+            for (int index = 0; index < options.replicasOf(service); index++) {
+                replicas.add(ServiceProcess.start(service, replicaName(service, index), home,
+                        serviceEnvironment(service, index, bootstrapServers, adminKey), systemProperties(service), logs));
+            }
+            services.put(service, replicas);
         }
         for (PlatformService service : PlatformService.values()) {
-            ServiceProcess.awaitReady(services.get(service), readinessUri(service), http, READY_TIMEOUT_SECONDS);
+            for (int index = 0; index < options.replicasOf(service); index++) {
+                ServiceProcess.awaitReady(services.get(service).get(index), readinessUri(service, index), http, READY_TIMEOUT_SECONDS);
+            }
         }
         String devKey = DevCredentials.devApiKey(data, baseUri(PlatformService.TRACING), adminKey, http);
         printSummary(devKey, Duration.ofNanos(System.nanoTime() - started));
@@ -123,21 +135,34 @@ public final class LocalStack {
         if (options.blobStore() == StackOptions.BlobBackend.S3) {
             ports.put("S3", options.s3Port());
         }
-        options.servicePorts().forEach((service, port) -> ports.put(service.module(), port));
+        for (PlatformService service : PlatformService.values()) {
+            for (int index = 0; index < options.replicasOf(service); index++) {
+                ports.put(replicaName(service, index), options.port(service, index));
+            }
+        }
         ports.put("console (HTTPS)", options.consoleHttpsPort());
         return ports;
     }
 
-    private Map<String, String> serviceEnvironment(PlatformService service, String bootstrapServers, String adminKey) {
+    /** A replica's name, its log's and its data folder's: the module's for the first, then {@code tracing-service-2}, … */
+    private static String replicaName(PlatformService service, int index) {
+        return index == 0 ? service.module() : service.module() + "-" + (index + 1);
+    }
+
+    private Map<String, String> serviceEnvironment(PlatformService service, int index, String bootstrapServers, String adminKey) {
         Map<String, String> environment = new HashMap<>();
-        environment.put("QUARKUS_HTTP_PORT", String.valueOf(options.servicePorts().get(service)));
+        environment.put("QUARKUS_HTTP_PORT", String.valueOf(options.port(service, index)));
         environment.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.jdbcUrl());
         environment.put("QUARKUS_DATASOURCE_REACTIVE_URL", postgres.reactiveUrl());
         environment.put("QUARKUS_DATASOURCE_USERNAME", PostgresServer.USER);
         environment.put("QUARKUS_DATASOURCE_PASSWORD", PostgresServer.PASSWORD);
+        if (options.replicas() > 1) {
+            // Every replica migrates and opens its pools at once: on a busy machine a connection took over the default 5 s.
+            environment.put("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "60S");
+        }
         environment.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         environment.put("PLATFORM_AUTH_BOOTSTRAP_ADMIN_KEY", adminKey);
-        environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(service.module()).toString());
+        environment.put("PLATFORM_DATA_DIR", options.dataDirectory().resolve(replicaName(service, index)).toString());
         // One content-addressed store for all: the gateway reads the adapters the training-service writes.
         if (s3 == null) {
             environment.put("PLATFORM_BLOB_ROOT", options.dataDirectory().resolve("blobs").toString());
@@ -145,7 +170,7 @@ public final class LocalStack {
             s3.blobStoreConfig(BLOB_BUCKET).forEach((key, value) -> environment.put(environmentName(key), value));
         }
         for (PlatformService other : PlatformService.values()) {
-            environment.put("PLATFORM_" + other.name() + "_URL", baseUri(other).toString());
+            environment.put("PLATFORM_" + other.name() + "_URL", serviceUrl(service, other));
         }
         if (service == PlatformService.CONSOLE) {
             // The console's default TLS configuration, which its HTTP server takes for the HTTPS port.
@@ -198,7 +223,24 @@ public final class LocalStack {
     }
 
     URI baseUri(PlatformService service) {
-        return URI.create("http://localhost:" + options.servicePorts().get(service));
+        return baseUri(service, 0);
+    }
+
+    private URI baseUri(PlatformService service, int index) {
+        return URI.create("http://localhost:" + options.port(service, index));
+    }
+
+    /**
+     * Where {@code service} reaches {@code other}: the console, the one origin, spreads requests over the
+     * replicas of each (all of their URLs, comma-separated); with several replicas the services go through
+     * the console too, as they would through a Kubernetes Service, so that a stopped replica costs them nothing.
+     */
+    private String serviceUrl(PlatformService service, PlatformService other) {
+        if (service == PlatformService.CONSOLE) {
+            return String.join(",", IntStream.range(0, options.replicasOf(other))
+                    .mapToObj(index -> baseUri(other, index).toString()).toList());
+        }
+        return (options.replicasOf(other) > 1 ? baseUri(PlatformService.CONSOLE) : baseUri(other)).toString();
     }
 
     /** The console over HTTPS: the scheme the Weave TypeScript SDK writes its call links with. */
@@ -206,8 +248,8 @@ public final class LocalStack {
         return URI.create("https://localhost:" + options.consoleHttpsPort());
     }
 
-    private URI readinessUri(PlatformService service) {
-        return baseUri(service).resolve("/q/health/ready");
+    private URI readinessUri(PlatformService service, int index) {
+        return baseUri(service, index).resolve("/q/health/ready");
     }
 
     private void printSummary(String devKey, Duration elapsed) {
@@ -216,7 +258,9 @@ public final class LocalStack {
             String about = service == PlatformService.CONSOLE ? "(the web console, and every API on this one origin; also "
                     + consoleHttpsUri() + ", self-signed)"
                     : "(API docs: " + baseUri(service) + "/q/swagger-ui)";
-            summary.append(String.format("  %-20s %s   %s%n", service.module(), baseUri(service), about));
+            String urls = String.join(" ", IntStream.range(0, options.replicasOf(service))
+                    .mapToObj(index -> baseUri(service, index).toString()).toList());
+            summary.append(String.format("  %-20s %s   %s%n", service.module(), urls, about));
         }
         summary.append(String.format("  %-20s %s%n", "PostgreSQL", postgres.jdbcUrl() + " (user " + PostgresServer.USER + ")"));
         summary.append(String.format("  %-20s %s%n", "Kafka", "localhost:" + options.kafkaPort()));
@@ -241,7 +285,11 @@ public final class LocalStack {
     private void watch() throws InterruptedException {
         Supervisor supervisor = new Supervisor(http);
         supervisor.watch(kafka, Optional.empty());
-        services.forEach((service, child) -> supervisor.watch(child, Optional.of(readinessUri(service))));
+        services.forEach((service, replicas) -> {
+            for (int index = 0; index < replicas.size(); index++) {
+                supervisor.watch(replicas.get(index), Optional.of(readinessUri(service, index)));
+            }
+        });
         while (true) {
             Thread.sleep(1000);
             synchronized (this) {
@@ -259,7 +307,7 @@ public final class LocalStack {
         }
         stopping = true;
         System.out.println("\nStopping the platform…");
-        services.values().parallelStream().forEach(service -> service.stop(20));
+        services.values().stream().flatMap(List::stream).toList().parallelStream().forEach(replica -> replica.stop(20));
         if (kafka != null) {
             kafka.stop(30);
         }

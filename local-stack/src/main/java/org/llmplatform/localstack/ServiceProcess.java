@@ -58,8 +58,9 @@ final class ServiceProcess {
         return home.resolve(service.module()).resolve("target/quarkus-app/quarkus-run.jar");
     }
 
-    static ChildProcess start(PlatformService service, Path home, Map<String, String> environment, List<String> systemProperties,
-            Path logs) {
+    /** {@code name}: the replica's, which names its log too. */
+    static ChildProcess start(PlatformService service, String name, Path home, Map<String, String> environment,
+            List<String> systemProperties, Path logs) {
         Path jar = jar(service, home);
         List<String> command = new ArrayList<>();
         command.add(Java.executable());
@@ -67,7 +68,7 @@ final class ServiceProcess {
         command.addAll(systemProperties);
         command.add("-jar");
         command.add(jar.toString());
-        return ChildProcess.start(service.module(), command, environment, logs.resolve(service.module() + ".log"));
+        return ChildProcess.start(name, command, environment, logs.resolve(name + ".log"));
     }
 
     /**

@@ -11,7 +11,11 @@ import java.util.function.UnaryOperator;
 /** The command line of the local stack. */
 record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafkaPort, Map<PlatformService, Integer> servicePorts,
         int consoleHttpsPort, Optional<Path> model, Optional<Path> tokenizer, BlobBackend blobStore, int s3Port,
-        List<UpstreamOption> upstreams) {
+        List<UpstreamOption> upstreams, int replicas) {
+
+    /** Replica k (counted from 0) of a service listens on the service's port + k × this. */
+    static final int REPLICA_PORT_STEP = 100;
+    static final int MAX_REPLICAS = 9;
 
     /** Where the services keep blobs: files in the data folder, or a bucket of an S3 server (S3Proxy) started beside them. */
     enum BlobBackend {
@@ -29,6 +33,9 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
               --training-port N      training-service port (default 8082)
               --automation-port N    automation-service port (default 8083)
               --console-port N       console port: the web pages and every API on one origin (default 8000)
+              --replicas N           run N replicas of each service (1-9, default 1) on the one PostgreSQL
+                                     and Kafka; replica k listens on the service's port + 100*k, and the
+                                     console spreads each API over them (a stopped one is passed over)
               --console-https-port N the console over HTTPS, with a self-signed certificate for localhost:
                                      where the Weave TypeScript SDK's call links open (default 8443)
               --model FILE           a llama2.c checkpoint for the gateway's embedded engine and the
@@ -67,6 +74,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
         boolean noModel = false;
         BlobBackend blobStore = BlobBackend.FILES;
         int s3Port = 19000;
+        int replicas = 1;
         Map<String, UpstreamOption> upstreams = new LinkedHashMap<>();
         Map<PlatformService, Integer> servicePorts = new LinkedHashMap<>();
         for (PlatformService service : PlatformService.values()) {
@@ -85,6 +93,7 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
                 case "--no-model" -> noModel = true;
                 case "--blob-store" -> blobStore = blobBackend(value(args, ++i, option));
                 case "--s3-port" -> s3Port = port(args, ++i, option);
+                case "--replicas" -> replicas = replicas(value(args, ++i, option));
                 case "--upstream" -> {
                     UpstreamOption upstream = UpstreamOption.parse(value(args, ++i, option), environment);
                     if (upstreams.putIfAbsent(upstream.id(), upstream) != null) {
@@ -113,7 +122,29 @@ record StackOptions(Path dataDirectory, boolean wipe, int postgresPort, int kafk
             throw new UsageException("--upstream " + modelId(model.get()) + " has the id of the engine's model: choose another");
         }
         return new StackOptions(dataDirectory, wipe, postgresPort, kafkaPort, servicePorts, consoleHttpsPort, model, tokenizer,
-                blobStore, s3Port, List.copyOf(upstreams.values()));
+                blobStore, s3Port, List.copyOf(upstreams.values()), replicas);
+    }
+
+    /** The port of replica {@code index} (from 0) of a service; the console has one. */
+    int port(PlatformService service, int index) {
+        return servicePorts.get(service) + REPLICA_PORT_STEP * index;
+    }
+
+    /** How many replicas of a service run: the console, the one origin, runs once. */
+    int replicasOf(PlatformService service) {
+        return service == PlatformService.CONSOLE ? 1 : replicas;
+    }
+
+    private static int replicas(String value) {
+        try {
+            int replicas = Integer.parseInt(value);
+            if (replicas >= 1 && replicas <= MAX_REPLICAS) {
+                return replicas;
+            }
+        } catch (NumberFormatException notANumber) {
+            // answered below
+        }
+        throw new UsageException("--replicas must be a number from 1 to " + MAX_REPLICAS + ", got '" + value + "'");
     }
 
     /** The model's id in the gateway: its file name without extension ("stories260K.bin" → "stories260K"). */

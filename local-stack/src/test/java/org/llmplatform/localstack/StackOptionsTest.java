@@ -36,6 +36,22 @@ class StackOptionsTest {
     }
 
     @Test
+    void replicasListenOnTheServicesPortPlusAHundredEachAndTheConsoleRunsOnce() {
+        StackOptions options = StackOptions.parse(new String[] {"--replicas", "3", "--tracing-port", "21310"}, REPOSITORY);
+
+        assertEquals(List.of(21310, 21410, 21510), List.of(options.port(PlatformService.TRACING, 0),
+                options.port(PlatformService.TRACING, 1), options.port(PlatformService.TRACING, 2)));
+        assertEquals(3, options.replicasOf(PlatformService.AUTOMATION));
+        assertEquals(1, options.replicasOf(PlatformService.CONSOLE));
+        assertEquals(1, StackOptions.parse(new String[0], REPOSITORY).replicas());
+        for (String wrong : List.of("0", "10", "two")) {
+            StackOptions.UsageException error = assertThrows(StackOptions.UsageException.class,
+                    () -> StackOptions.parse(new String[] {"--replicas", wrong}, REPOSITORY));
+            assertTrue(error.getMessage().contains("--replicas must be a number from 1 to 9"), error.getMessage());
+        }
+    }
+
+    @Test
     void noModelServesNone() {
         StackOptions options = StackOptions.parse(new String[] {"--no-model"}, REPOSITORY);
 

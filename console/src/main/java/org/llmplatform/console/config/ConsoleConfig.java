@@ -20,8 +20,11 @@ public interface ConsoleConfig {
 
     interface Upstream {
 
-        /** The service's base URL; a request's path and query are appended to it. */
-        URI url();
+        /**
+         * The service's base URL, a request's path and query appended to it; or the base URLs of its replicas,
+         * separated by commas, which requests take in turn (a replica that refuses the connection is passed over).
+         */
+        List<URI> url();
 
         /**
          * The path prefixes this service answers, each a whole path segment ({@code /calls} matches

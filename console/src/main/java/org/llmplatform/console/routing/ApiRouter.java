@@ -35,7 +35,7 @@ public class ApiRouter {
         var client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) config.connectTimeout().toMillis()).setKeepAlive(true).setMaxPoolSize(64));
         for (ApiRoutes.Route route : routes.all()) {
-            forwarders.put(route, new HttpForwarder(client, route.url(), failureBody(route.errorBody())));
+            forwarders.put(route, new HttpForwarder(client, route.urls(), failureBody(route.errorBody())));
         }
     }
 

@@ -14,8 +14,8 @@ public final class ApiRoutes {
     /** Paths the console serves itself; no API prefix may claim them. */
     static final List<String> CONSOLE_PATHS = List.of("/assets", "/webjars", "/q", "/index.html");
 
-    /** One prefix and the service behind it. */
-    public record Route(String prefix, String service, URI url, ConsoleConfig.ErrorBody errorBody) {
+    /** One prefix and the service behind it: the base URLs of its replicas. */
+    public record Route(String prefix, String service, List<URI> urls, ConsoleConfig.ErrorBody errorBody) {
 
         boolean matches(String path) {
             return path.equals(prefix) || path.startsWith(prefix + "/");

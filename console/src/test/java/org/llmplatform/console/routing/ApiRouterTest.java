@@ -39,6 +39,14 @@ class ApiRouterTest {
     }
 
     @Test
+    void aReplicaThatIsDownCostsNoRequestTheOtherReplicaAnswersThemAll() {
+        for (int i = 0; i < 4; i++) {
+            given().contentType(ContentType.JSON).body("{\"n\":" + i + "}").post("/v1/preview/training-jobs").then().statusCode(201)
+                    .body("service", equalTo("training")).body("body", equalTo("{\"n\":" + i + "}"));
+        }
+    }
+
+    @Test
     void aPrefixMatchesWholePathSegmentsOnly() {
         given().get("/callsx").then().statusCode(404);
     }

@@ -48,8 +48,8 @@ class ApiRoutesTest {
         Map<String, ConsoleConfig.Upstream> upstreams = new LinkedHashMap<>();
         prefixes.forEach((service, list) -> upstreams.put(service, new ConsoleConfig.Upstream() {
             @Override
-            public URI url() {
-                return URI.create("http://" + service + ":8080");
+            public List<URI> url() {
+                return List.of(URI.create("http://" + service + ":8080"));
             }
 
             @Override

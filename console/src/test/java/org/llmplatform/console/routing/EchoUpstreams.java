@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Two real HTTP servers standing in for the tracing and training services: each answers with its name and
  * what it received; a stream path answers two JSON lines in two writes. The inference and automation
- * services' URLs point at ports where nothing listens.
+ * services' URLs point at ports where nothing listens, and so does the first of the training-service's two replicas.
  */
 public class EchoUpstreams implements QuarkusTestResourceLifecycleManager {
 
@@ -22,7 +22,8 @@ public class EchoUpstreams implements QuarkusTestResourceLifecycleManager {
         try {
             return Map.of("console.upstreams.tracing.url", "http://localhost:" + listen(echo("tracing")),
                     "console.upstreams.inference.url", "http://localhost:" + unusedPort(),
-                    "console.upstreams.training.url", "http://localhost:" + listen(echo("training")),
+                    // Two replicas of the training-service, the first of them down.
+                    "console.upstreams.training.url", "http://localhost:" + unusedPort() + ",http://localhost:" + listen(echo("training")),
                     "console.upstreams.automation.url", "http://localhost:" + unusedPort());
         } catch (Exception e) {
             throw new IllegalStateException("the stand-in upstreams did not start", e);

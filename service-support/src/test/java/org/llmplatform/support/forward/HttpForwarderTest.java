@@ -17,6 +17,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -163,6 +165,94 @@ class HttpForwarderTest {
         assertEquals(502, response.statusCode());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
         assertTrue(new JsonObject(response.body()).getString("reason").contains("did not answer"), response.body());
+    }
+
+    @Test
+    void requestsTakeTheReplicasInTurn() throws Exception {
+        URI front = frontOf(List.of(namedUpstream("a"), namedUpstream("b")));
+
+        Map<String, Long> answeredBy = new java.util.TreeMap<>();
+        for (int i = 0; i < 6; i++) {
+            answeredBy.merge(caller.send(HttpRequest.newBuilder(front.resolve("/calls/stream_query"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString()).body(), 1L, Long::sum);
+        }
+
+        assertEquals(Map.of("a", 3L, "b", 3L), answeredBy);
+    }
+
+    @Test
+    void aReplicaThatRefusesTheConnectionCostsNoRequestNotEvenAPost() throws Exception {
+        URI front = frontOf(List.of(closedPort(), namedUpstream("b")));
+
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> response = caller.send(HttpRequest.newBuilder(front.resolve("/call/start"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("b", response.body());
+        }
+    }
+
+    @Test
+    void aGetWhoseReplicaDiesBeforeAnsweringIsSentToTheNextButAPostIsNot() throws Exception {
+        HttpServer dying = vertx.createHttpServer().requestHandler(request -> request.connection().close());
+        URI front = frontOf(List.of(URI.create("http://localhost:" + listen(dying)), namedUpstream("b")));
+
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> read = caller.send(HttpRequest.newBuilder(front.resolve("/calls/" + i)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, read.statusCode(), read.body());
+            assertEquals("b", read.body());
+        }
+        int posts502 = 0;
+        for (int i = 0; i < 4; i++) {
+            // The dying replica was passed over for a second; wait that out so that the POST reaches it in its turn.
+            Thread.sleep(1100);
+            HttpResponse<String> write = caller.send(HttpRequest.newBuilder(front.resolve("/call/start")).timeout(java.time.Duration.ofSeconds(20))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            posts502 += write.statusCode() == 502 ? 1 : 0;
+        }
+        assertTrue(posts502 > 0, "a POST the replica may have acted on is not sent again");
+    }
+
+    @Test
+    void anUpstreamThatBreaksOffBeforeAnsweringGivesThe502AtOnceOverHttp2Too() throws Exception {
+        HttpServer dying = vertx.createHttpServer().requestHandler(request -> request.connection().close());
+        URI front = frontOf(List.of(URI.create("http://localhost:" + listen(dying))));
+
+        // The JDK's client upgrades to HTTP/2 (h2c), whose requests are read once they end: the 502 must not read them again.
+        for (HttpRequest.Builder request : List.of(HttpRequest.newBuilder(front.resolve("/call/read")).GET(),
+                HttpRequest.newBuilder(front.resolve("/call/start")).POST(HttpRequest.BodyPublishers.ofString("{}")))) {
+            HttpResponse<String> response = caller.send(request.timeout(java.time.Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(502, response.statusCode(), response.body());
+            assertTrue(new JsonObject(response.body()).getString("reason").contains("did not answer"), response.body());
+        }
+    }
+
+    @Test
+    void replicasOfOneUpstreamMayNotDifferInPath() {
+        assertThrows(IllegalArgumentException.class, () -> new HttpForwarder(vertx.createHttpClient(),
+                List.of(URI.create("http://localhost:1/a"), URI.create("http://localhost:2/b")), message -> message));
+    }
+
+    /** An upstream that answers every request with its name. */
+    private URI namedUpstream(String name) throws Exception {
+        HttpServer server = vertx.createHttpServer().requestHandler(request -> request.body()
+                .onSuccess(body -> request.response().end(name)));
+        return URI.create("http://localhost:" + listen(server));
+    }
+
+    private URI closedPort() throws Exception {
+        HttpServer closed = vertx.createHttpServer().requestHandler(request -> request.response().end());
+        int port = listen(closed);
+        closed.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return URI.create("http://localhost:" + port);
+    }
+
+    private URI frontOf(List<URI> replicas) throws Exception {
+        HttpForwarder forwarder = new HttpForwarder(vertx.createHttpClient(), replicas,
+                message -> new JsonObject().put("reason", message).encode());
+        return URI.create("http://localhost:" + listen(vertx.createHttpServer().requestHandler(forwarder::forward)));
     }
 
     private static int listen(HttpServer server) throws Exception {

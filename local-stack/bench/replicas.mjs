@@ -1,0 +1,346 @@
+// Load and fault generator of bench/replicas.sh, in its own process, against a platform started with
+// `--replicas 2`. Through the console's one origin (the edge that spreads each API over the replicas) it drives
+// at once: trace ingest (`call/upsert_batch` and `/v2/{entity}/{project}/calls/complete`), object versions that
+// fire two webhook automations to a receiver on 127.0.0.1, chat completions with `Compat-Project` (usage) and
+// ART-style training jobs; meanwhile it SIGKILLs one replica of each service in turn (the stack restarts it).
+// Then it prints each check as a figure and a verdict. Clients behave like the SDKs: a write the edge answers
+// 502 (no replica took it) or that fails on the way is sent again, with the same ids.
+// Env: CONSOLE_URL, KEY, LAUNCHER_PID, {TRACING,INFERENCE,TRAINING,AUTOMATION}_PORT (replica k: port + 100·k),
+// PG_PORT (for the outbox check with psql); DURATION_S (80), KILL_FIRST_S (10), KILL_EVERY_S (15),
+// INGEST_WORKERS (2), BATCH (10 calls), OBJECTS_PER_S (5), TRAINING_JOBS (2), LIMITS_HOOK (a module exporting
+// `async function limitsAcrossReplicas({ edge, key, replicaUrls })` returning {figure, pass}: the gateway
+// limits' own check across replicas).
+import http from 'node:http';
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+
+const edge = process.env.CONSOLE_URL;
+const key = process.env.KEY;
+const launcher = Number(process.env.LAUNCHER_PID);
+const durationMs = Number(process.env.DURATION_S ?? 80) * 1000;
+const killFirstMs = Number(process.env.KILL_FIRST_S ?? 10) * 1000;
+const killEveryMs = Number(process.env.KILL_EVERY_S ?? 15) * 1000;
+const ingestWorkers = Number(process.env.INGEST_WORKERS ?? 2);
+const callsPerBatch = Number(process.env.BATCH ?? 10);
+const objectsPerS = Number(process.env.OBJECTS_PER_S ?? 5);
+const trainingJobs = Number(process.env.TRAINING_JOBS ?? 2);
+const services = ['tracing', 'inference', 'training', 'automation'];
+const modules = { tracing: 'tracing-service', inference: 'inference-gateway', training: 'training-service', automation: 'automation-service' };
+const replicaUrls = Object.fromEntries(services.map((s) => [s, [0, 1].map((k) => `http://localhost:${Number(process.env[`${s.toUpperCase()}_PORT`]) + 100 * k}`)]));
+const entity = 'dev';
+const project = `replicas-${Date.now()}`;
+const projectId = `${entity}/${project}`;
+const started = Date.now();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const running = () => Date.now() - started < durationMs;
+const authorization = { Authorization: `Bearer ${key}` };
+
+async function request(base, method, path, body, headers = {}) {
+  const response = await fetch(base + path, {
+    method, headers: { ...authorization, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body), signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  return { status: response.status, text, json: () => JSON.parse(text) };
+}
+
+async function call(base, method, path, body, expected = 200, headers = {}) {
+  const answer = await request(base, method, path, body, headers);
+  if (answer.status !== expected) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+  return answer.text ? answer.json() : null;
+}
+
+/** Sends until the edge answers `expected` (a refused or broken request is sent again, like an SDK), counting resends. */
+async function untilAcknowledged(stats, send, expected = 200) {
+  for (;;) {
+    try {
+      const answer = await send();
+      if (answer.status === expected) return answer;
+      stats.resent++;
+      stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
+    } catch (error) {
+      stats.resent++;
+      stats.statuses[error.name] = (stats.statuses[error.name] ?? 0) + 1;
+    }
+    await sleep(200);
+  }
+}
+
+/** The longest time between two acknowledgements of one workload: how long it waited on a dead replica. */
+function gapMeter() {
+  let last = null;
+  let longest = 0;
+  return { tick() { const now = Date.now(); if (last !== null) longest = Math.max(longest, now - last); last = now; }, longest: () => longest };
+}
+
+// --- the kills ----------------------------------------------------------------------------------------------
+function childrenOf(pid) {
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((name) => {
+    try { return Number(fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid; } catch { return false; }
+  }).map(Number);
+}
+
+function replicaPid(service, index) {
+  const port = Number(process.env[`${service.toUpperCase()}_PORT`]) + 100 * index;
+  return childrenOf(launcher).find((pid) => {
+    try {
+      const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${modules[service]}/target/quarkus-app`) && environ.includes(`QUARKUS_HTTP_PORT=${port}`);
+    } catch { return false; }
+  });
+}
+
+const kills = [];
+async function killInTurn() {
+  await sleep(killFirstMs);
+  for (const [i, service] of services.entries()) {
+    if (!running()) return;
+    const index = i % 2; // the second replica of one service, the first of the next
+    const pid = replicaPid(service, index);
+    if (pid === undefined) { kills.push({ service, index, error: 'no process' }); continue; }
+    process.kill(pid, 'SIGKILL');
+    kills.push({ service, index, pid, at: Date.now() - started });
+    console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] SIGKILL ${modules[service]} replica ${index + 1} (pid ${pid})`);
+    await sleep(killEveryMs);
+  }
+}
+
+// --- trace ingest, read-your-writes -------------------------------------------------------------------------
+const ingest = { acknowledged: new Set(), resent: 0, statuses: {}, checked: 0, missing: 0, replicaReads: 0, replicaDown: 0, gap: gapMeter(), batches: 0 };
+
+function ingestBatch(complete) {
+  const traceId = randomUUID();
+  const ids = [];
+  const now = new Date().toISOString();
+  const parts = [];
+  for (let i = 0; i < callsPerBatch; i++) {
+    const id = randomUUID();
+    ids.push(id);
+    if (complete) {
+      parts.push({ project_id: projectId, id, trace_id: traceId, op_name: 'replicas.complete', started_at: now, ended_at: now,
+        attributes: {}, inputs: { i }, output: { ok: true }, summary: {} });
+    } else {
+      parts.push({ mode: 'start', req: { start: { project_id: projectId, id, trace_id: traceId, op_name: 'replicas.upsert', started_at: now, attributes: {}, inputs: { i } } } });
+      parts.push({ mode: 'end', req: { end: { project_id: projectId, id, ended_at: now, output: { ok: true }, summary: {} } } });
+    }
+  }
+  return { ids, path: complete ? `/v2/${entity}/${project}/calls/complete` : '/call/upsert_batch', body: JSON.stringify({ batch: parts }) };
+}
+
+async function idsAt(base, ids) {
+  const answer = await request(base, 'POST', '/calls/stream_query', { project_id: projectId, filter: { call_ids: ids }, columns: ['id'] });
+  if (answer.status !== 200) throw new Error(`calls/stream_query answered ${answer.status}`);
+  return new Set(answer.text.split('\n').filter(Boolean).map((line) => JSON.parse(line).id));
+}
+
+async function ingestWorker(worker) {
+  for (let n = 0; running(); n++) {
+    const { ids, path, body } = ingestBatch((n + worker) % 2 === 1);
+    await untilAcknowledged(ingest, () => request(edge, 'POST', path, body));
+    ingest.batches++;
+    ids.forEach((id) => ingest.acknowledged.add(id));
+    ingest.gap.tick();
+    // Read at once, no sleep: through the edge, and from each replica (the one that did not take the write among them).
+    for (const base of [edge, ...replicaUrls.tracing]) {
+      let found;
+      try {
+        found = await idsAt(base, ids);
+      } catch {
+        if (base !== edge) { ingest.replicaDown++; continue; }
+        found = new Set();
+      }
+      if (base !== edge) ingest.replicaReads++;
+      ingest.checked += ids.length;
+      ingest.missing += ids.filter((id) => !found.has(id)).length;
+    }
+  }
+}
+
+// --- object versions → webhooks ---------------------------------------------------------------------------
+const deliveries = new Map(); // `${object}|${automation}` → [{webhookId, answered}]
+const FAIL_EVERY = 10; // the receiver fails the first attempt of every 10th object
+let receiverFailures = 0;
+const receiver = http.createServer((incoming, response) => {
+  let body = '';
+  incoming.on('data', (chunk) => { body += chunk; });
+  incoming.on('end', () => {
+    let payload;
+    try { payload = JSON.parse(body); } catch { payload = {}; }
+    const slot = `${payload.object_id}|${payload.automation}`;
+    if (!deliveries.has(slot)) deliveries.set(slot, []);
+    const seen = deliveries.get(slot);
+    const index = Number(String(payload.object_id).split('-').pop());
+    const fail = seen.length === 0 && index % FAIL_EVERY === 0;
+    seen.push({ webhookId: incoming.headers['webhook-id'], answered: fail ? 500 : 200, at: Date.now() });
+    if (fail) receiverFailures++;
+    response.writeHead(fail ? 500 : 200, { 'Content-Type': 'application/json' }).end('{}');
+  });
+});
+receiver.keepAliveTimeout = 60_000;
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+
+const objects = { acknowledged: new Map(), resent: 0, statuses: {}, gap: gapMeter() };
+async function objectWorker() {
+  for (let i = 0; running(); i++) {
+    const objectId = `obj-${i}`;
+    const due = Date.now() + 1000 / objectsPerS;
+    await untilAcknowledged(objects, () => request(edge, 'POST', '/obj/create',
+      { obj: { project_id: projectId, object_id: objectId, val: { object_id: objectId, n: i } } }));
+    objects.acknowledged.set(objectId, Date.now());
+    objects.gap.tick();
+    await sleep(Math.max(0, due - Date.now()));
+  }
+}
+
+// --- chat completions with Compat-Project (usage) -------------------------------------------------------------
+const usageProject = `${projectId}-usage`;
+const chat = { answered: 0, failed: 0, statuses: {}, gap: gapMeter() };
+async function chatWorker() {
+  while (running()) {
+    try {
+      const answer = await request(edge, 'POST', '/v1/chat/completions',
+        { model: 'stories260K', messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 4 }, { 'Compat-Project': usageProject });
+      if (answer.status === 200) { chat.answered++; chat.gap.tick(); } else { chat.failed++; chat.statuses[answer.status] = (chat.statuses[answer.status] ?? 0) + 1; }
+    } catch (error) {
+      chat.failed++;
+      chat.statuses[error.name] = (chat.statuses[error.name] ?? 0) + 1;
+    }
+  }
+}
+
+// --- ART-style training jobs ----------------------------------------------------------------------------------
+const training = { jobs: [], resent: 0, statuses: {}, served: [] };
+async function trainingWorker() {
+  const model = (await untilAcknowledged(training, () => request(edge, 'POST', '/v1/preview/models',
+    { project, name: 'replica-teller', base_model: 'stories260K', return_existing: true }))).json();
+  const inferenceName = `wandb-artifact:///${model.entity}/${project}/replica-teller`;
+  for (let j = 0; j < trainingJobs; j++) {
+    const groups = [];
+    for (const prompt of ['Once upon a time', 'The little dog']) {
+      const sampled = (await untilAcknowledged(training, () => request(edge, 'POST', '/v1/chat/completions', {
+        model: inferenceName, messages: [{ role: 'user', content: prompt }], n: 4, seed: 7 + j, temperature: 1.0, max_tokens: 16,
+        logprobs: true, return_tokens_as_token_ids: true,
+      }))).json();
+      groups.push({ trajectories: sampled.choices.map((choice) => ({
+        messages_and_choices: [{ role: 'user', content: prompt }, choice],
+        reward: choice.message.content.split('dog').length - 1 + choice.message.content.length / 100 }))});
+    }
+    // A job is created once: a failed create is sent again only when no replica took it (502 from the edge).
+    const created = await untilAcknowledged(training, () => request(edge, 'POST', '/v1/preview/training-jobs', { model_id: model.id, trajectory_groups: groups }));
+    const job = { id: created.json().id, createdAt: Date.now(), events: {} };
+    training.jobs.push(job);
+    let after = null;
+    const deadline = Date.now() + 240_000;
+    while (Date.now() < deadline && !job.events.training_ended && !job.events.training_failed) {
+      try {
+        const page = await call(edge, 'GET', `/v1/preview/training-jobs/${job.id}/events?limit=100${after ? `&after=${after}` : ''}`);
+        for (const event of page.data) {
+          after = event.id;
+          job.events[event.type] = (job.events[event.type] ?? 0) + 1;
+          if (event.type === 'training_started') job.startedAt = Date.now();
+        }
+      } catch { /* a replica restarting: ask again */ }
+      await sleep(500);
+    }
+    job.endedAt = Date.now();
+  }
+  // Every checkpoint is served by both gateway replicas, each asked directly.
+  // A replica still restarting after its kill is asked again for up to 2 minutes.
+  for (const base of replicaUrls.inference) {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const answer = await request(base, 'POST', '/v1/chat/completions',
+        { model: inferenceName, messages: [{ role: 'user', content: 'Once' }], max_tokens: 4 }).catch((error) => ({ status: error.name, text: '' }));
+      if (answer.status === 200) { training.served.push({ base }); break; }
+      if (typeof answer.status === 'number') { training.notServed = `${base} answered ${answer.status}: ${answer.text.slice(0, 200)}`; }
+      await sleep(1000);
+    }
+  }
+}
+
+// --- the run --------------------------------------------------------------------------------------------------
+const secret = `replicas_${Date.now()}`;
+await call(edge, 'PUT', `/secrets/${entity}/${secret}`, { value: 'whsec_cmVwbGljYXMtc2lnbmluZy1zZWNyZXQ=' });
+const webhook = await call(edge, 'POST', '/webhooks', { entity, name: project, url: `http://127.0.0.1:${receiver.address().port}/hook`, secret }, 201);
+const automations = [];
+for (const name of ['a', 'b']) {
+  automations.push(await call(edge, 'POST', '/automations', {
+    name: `${project}-${name}`, scope: { type: 'PROJECT', project: projectId }, event: { type: 'CREATE_ARTIFACT', filter: null },
+    action: { type: 'WEBHOOK', webhook_id: webhook.id, payload_template: { object_id: '${artifact_collection_name}', automation: name } },
+  }, 201));
+}
+console.log(`project ${projectId}; edge ${edge}; replicas ${JSON.stringify(replicaUrls)}; ${automations.length} automations on CREATE_ARTIFACT`);
+
+await Promise.all([killInTurn(), objectWorker(), chatWorker(), trainingWorker(),
+  ...Array.from({ length: ingestWorkers }, (_, w) => ingestWorker(w))]);
+const runS = (Date.now() - started) / 1000;
+
+// Deliveries: wait for every (object, automation) pair, past the delivery lease (60 s) if a dead replica held one.
+const expectedSlots = [...objects.acknowledged.keys()].flatMap((id) => ['a', 'b'].map((a) => `${id}|${a}`));
+const drainDeadline = Date.now() + Number(process.env.DRAIN_S ?? 90) * 1000;
+while (Date.now() < drainDeadline && expectedSlots.some((slot) => !deliveries.get(slot)?.some((d) => d.answered === 200))) await sleep(250);
+await sleep(2000); // late duplicates
+let lost = 0; let duplicated = 0; let redelivered = 0; let redeliveryIdChanged = 0; let longestDelivery = 0;
+for (const slot of expectedSlots) {
+  const seen = deliveries.get(slot) ?? [];
+  const successes = seen.filter((d) => d.answered === 200).length;
+  if (successes === 0) lost++;
+  if (successes > 1) duplicated++;
+  if (seen.length > 1 && seen[0].answered !== 200) redelivered++;
+  if (new Set(seen.map((d) => d.webhookId)).size > 1) redeliveryIdChanged++;
+  const firstOk = seen.find((d) => d.answered === 200);
+  if (firstOk) longestDelivery = Math.max(longestDelivery, firstOk.at - objects.acknowledged.get(slot.split('|')[0]));
+}
+const unexpectedSlots = [...deliveries.keys()].filter((slot) => !expectedSlots.includes(slot)).length;
+
+// Usage: counted once per answered request (it travels through Kafka: wait for it to settle).
+let usageRequests = null;
+const usageDeadline = Date.now() + 60_000;
+while (Date.now() < usageDeadline) {
+  const totals = await call(edge, 'GET', `/v1/usage?project=${encodeURIComponent(usageProject)}`).catch(() => null);
+  usageRequests = totals?.data?.reduce((sum, row) => sum + (row.requests ?? 0), 0) ?? usageRequests;
+  if (usageRequests === chat.answered) break;
+  await sleep(1000);
+}
+
+// Everything acknowledged is stored once.
+const stored = (await request(edge, 'POST', '/calls/stream_query', { project_id: projectId, columns: ['id'] })).text
+  .split('\n').filter(Boolean).map((line) => JSON.parse(line).id);
+const storedSet = new Set(stored);
+const ingestLost = [...ingest.acknowledged].filter((id) => !storedSet.has(id)).length;
+
+// The outbox: one automation event per object version (psql on the PATH).
+let outbox = 'not measured (no psql)';
+let outboxPass = true;
+try {
+  const rows = execFileSync('psql', ['-h', '127.0.0.1', '-p', process.env.PG_PORT, '-U', 'postgres', '-d', 'postgres', '-At', '-F', ',', '-c',
+    `SELECT count(*), count(DISTINCT collection) FROM automation.events WHERE entity = '${entity}' AND project = '${project}' AND event_type = 'CREATE_ARTIFACT'`],
+  { env: { ...process.env, PGPASSWORD: 'postgres' }, encoding: 'utf8' }).trim().split(',').map(Number);
+  outbox = `${rows[0]} events for ${rows[1]} objects (${objects.acknowledged.size} acknowledged)`;
+  outboxPass = rows[0] === rows[1] && rows[1] === objects.acknowledged.size;
+} catch (error) { outbox = `not measured (${error.message.split('\n')[0]})`; }
+
+let limits = { figure: 'not run (LIMITS_HOOK unset)', pass: true };
+if (process.env.LIMITS_HOOK) limits = await (await import(process.env.LIMITS_HOOK)).limitsAcrossReplicas({ edge, key, replicaUrls });
+
+const fmtStatuses = (s) => Object.entries(s).map(([k, v]) => `${k}×${v}`).join(' ') || 'none';
+const jobsOk = training.jobs.length === trainingJobs && training.jobs.every((j) => j.events.training_started === 1 && j.events.training_ended === 1 && !j.events.training_failed);
+const servedOk = training.served.length === 2;
+const checks = [
+  ['kills', `${kills.filter((k) => k.pid).length} of 4 services had a replica SIGKILLed: ${kills.map((k) => `${k.service}#${k.index + 1}@${(k.at / 1000).toFixed(0)}s`).join(', ')}`, kills.filter((k) => k.pid).length === 4],
+  ['ingest', `${ingest.acknowledged.size} calls acknowledged in ${ingest.batches} batches over ${runS.toFixed(0)} s (upsert_batch and calls/complete); resent ${ingest.resent} (${fmtStatuses(ingest.statuses)}); stored ${stored.length}, lost ${ingestLost}, duplicated ${stored.length - storedSet.size}`, ingestLost === 0 && stored.length === storedSet.size && storedSet.size === ingest.acknowledged.size],
+  ['read-your-writes', `${ingest.checked} call reads at once after the acknowledgement (edge + each replica: ${ingest.replicaReads} replica reads, ${ingest.replicaDown} skipped on a down replica): missing ${ingest.missing}`, ingest.missing === 0],
+  ['webhooks', `${objects.acknowledged.size} objects × ${automations.length} automations = ${expectedSlots.length} deliveries expected: lost ${lost}, duplicated without a receiver failure ${duplicated}, unexpected ${unexpectedSlots}; receiver failed ${receiverFailures} first attempts, redelivered ${redelivered}, redeliveries with another webhook-id ${redeliveryIdChanged}; object resends ${objects.resent} (${fmtStatuses(objects.statuses)})`, lost === 0 && duplicated === 0 && unexpectedSlots === 0 && redelivered === receiverFailures && redeliveryIdChanged === 0],
+  ['training', `${training.jobs.length} jobs: ${training.jobs.map((j) => `${j.id.slice(0, 8)} ${JSON.stringify(j.events)} in ${((j.endedAt - j.createdAt) / 1000).toFixed(0)} s`).join('; ')}; resent ${training.resent}`, jobsOk],
+  ['checkpoints', `the trained model answered by ${training.served.length} of 2 gateway replicas (${training.served.map((s) => s.base).join(', ')})${training.notServed ? `; last refusal: ${training.notServed}` : ''}`, servedOk],
+  ['usage', `${chat.answered} completions answered (${chat.failed} failed: ${fmtStatuses(chat.statuses)}); usage counts ${usageRequests} requests`, usageRequests === chat.answered],
+  ['outbox', outbox, outboxPass],
+  ['limits', limits.figure, limits.pass],
+  ['longest wait', `ingest ${ingest.gap.longest()} ms, objects ${objects.gap.longest()} ms, chat ${chat.gap.longest()} ms, object → webhook ${longestDelivery} ms (delivery lease 60 s, training heartbeat lease 60 s)`, Math.max(ingest.gap.longest(), objects.gap.longest(), chat.gap.longest(), longestDelivery) <= 60_000],
+];
+for (const [name, figure, pass] of checks) console.log(`${pass ? 'ok  ' : 'FAIL'} ${name}: ${figure}`);
+const pass = checks.every(([, , ok]) => ok);
+console.log(pass ? 'verdict: PASS' : 'verdict: FAIL');
+receiver.close();
+process.exit(pass ? 0 : 1);
