@@ -22,8 +22,7 @@ import org.llmplatform.testing.TestIdentities;
  * and redelivers it. Runs where Chromium and the scripts' npm dependencies are installed, as CI does.
  */
 @QuarkusTest
-@QuarkusTestResource(value = PlatformProcesses.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = LocalhostHttps.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = AdminServicesProcesses.class, restrictToAnnotatedClass = true)
 class AdminPagesTest {
 
     @TestHTTPResource("/")

@@ -23,7 +23,7 @@ import org.llmplatform.testing.TestIdentities;
  * tracing-service.
  */
 @QuarkusTest
-@QuarkusTestResource(value = PlatformProcesses.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = LocalhostHttps.class, restrictToAnnotatedClass = true)
 class CallLinkPageTest {
 

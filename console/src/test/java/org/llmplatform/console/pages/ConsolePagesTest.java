@@ -26,8 +26,7 @@ import org.llmplatform.testing.TestIdentities;
  * scripts' npm dependencies are installed ({@code npm ci} in src/test/browser), as CI does.
  */
 @QuarkusTest
-@QuarkusTestResource(value = PlatformProcesses.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = LocalhostHttps.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
 class ConsolePagesTest {
 
     /** What the Weave Python SDK sends as a call's exception (weave/trace/exception.py's JSON). */

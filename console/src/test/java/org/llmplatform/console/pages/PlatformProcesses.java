@@ -11,13 +11,12 @@ import java.util.Map;
 import org.llmplatform.testing.PackagedService;
 
 /**
- * The packaged tracing-service, inference-gateway, training-service and automation-service wired to each other as the
- * local stack wires them (each knows the others' URLs; the gateway and the trainer share one blob store), the gateway
- * serving and the embedded trainer training stories260K, the model the repository ships in {@code models/}, the
- * automation-service delivering webhooks to receivers on this machine over plain HTTP: the console's upstreams. Every
- * page test runs in front of this one set, so the services and the console start once for all of them.
+ * The packaged tracing-service, inference-gateway and training-service wired to each other as the local stack wires
+ * them (each knows the others' URLs; the gateway and the trainer share one blob store), the gateway serving and the
+ * embedded trainer training stories260K, the model the repository ships in {@code models/}: the console's tracing, inference and
+ * training upstreams.
  */
-public class PlatformProcesses implements QuarkusTestResourceLifecycleManager {
+public class TrainingStackProcesses implements QuarkusTestResourceLifecycleManager {
 
     static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
     static final String BASE_MODEL = "stories260K";
@@ -29,7 +28,6 @@ public class PlatformProcesses implements QuarkusTestResourceLifecycleManager {
         int tracingPort = PackagedService.freePort();
         int inferencePort = PackagedService.freePort();
         int trainingPort = PackagedService.freePort();
-        int automationPort = PackagedService.freePort();
         String blobs;
         try {
             blobs = Files.createTempDirectory("console-test-blobs").toString();
@@ -39,8 +37,7 @@ public class PlatformProcesses implements QuarkusTestResourceLifecycleManager {
         Map<String, String> urls = Map.of(
                 "PLATFORM_TRACING_URL", "http://localhost:" + tracingPort,
                 "PLATFORM_INFERENCE_URL", "http://localhost:" + inferencePort,
-                "PLATFORM_TRAINING_URL", "http://localhost:" + trainingPort,
-                "PLATFORM_AUTOMATION_URL", "http://localhost:" + automationPort);
+                "PLATFORM_TRAINING_URL", "http://localhost:" + trainingPort);
         String checkpoint = MODELS.resolve("stories260K.bin").toString();
         String tokenizer = MODELS.resolve("tok512.bin").toString();
         // One after the other: they migrate the shared identity schema as they start.
@@ -54,15 +51,9 @@ public class PlatformProcesses implements QuarkusTestResourceLifecycleManager {
         PackagedService training = begin("training-service", trainingPort, Map.of("platform.blob.root", blobs,
                 "training.base-models", BASE_MODEL, "training.trainer.base-model", BASE_MODEL,
                 "training.trainer.checkpoint", checkpoint, "training.trainer.tokenizer", tokenizer), urls);
-        PackagedService automation = begin("automation-service", automationPort, Map.of(
-                "automation.secrets.active-key-id", "console",
-                "automation.secrets.keys.console", "Y29uc29sZS10ZXN0LWtleS1jb25zb2xlLXRlc3Qta2U=",
-                "automation.delivery.allow-http", "true",
-                "automation.delivery.allowed-networks", "127.0.0.1/32"), urls);
         return Map.of("console.upstreams.tracing.url", tracing.base().toString(),
                 "console.upstreams.inference.url", inference.base().toString(),
-                "console.upstreams.training.url", training.base().toString(),
-                "console.upstreams.automation.url", automation.base().toString());
+                "console.upstreams.training.url", training.base().toString());
     }
 
     private PackagedService begin(String module, int port, Map<String, String> properties, Map<String, String> environment) {

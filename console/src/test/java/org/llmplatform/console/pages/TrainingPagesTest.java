@@ -26,8 +26,7 @@ import org.llmplatform.testing.TestIdentities;
  * present.
  */
 @QuarkusTest
-@QuarkusTestResource(value = PlatformProcesses.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = LocalhostHttps.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = TrainingStackProcesses.class, restrictToAnnotatedClass = true)
 class TrainingPagesTest {
 
     @TestHTTPResource("/")
@@ -44,7 +43,7 @@ class TrainingPagesTest {
         String output = BrowserScripts.runPages(Duration.ofSeconds(420), List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
                 "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET"),
                 "node", "training-pages.mjs", origin, key, user, project,
-                PlatformProcesses.BASE_MODEL);
+                TrainingStackProcesses.BASE_MODEL);
         System.out.println(output);
 
         // What the playground sent is stored as traced completion calls of the project: two with the checkpoint,
@@ -54,7 +53,7 @@ class TrainingPagesTest {
                 .post("/calls/stream_query").then().statusCode(200).extract().asString().lines()
                 .filter(line -> !line.isBlank())
                 .map(line -> io.restassured.path.json.JsonPath.from(line).getString("inputs.model")).sorted().toList();
-        assertEquals(List.of(PlatformProcesses.BASE_MODEL, "wandb-artifact:///" + user + "/" + project + "/storyteller",
+        assertEquals(List.of(TrainingStackProcesses.BASE_MODEL, "wandb-artifact:///" + user + "/" + project + "/storyteller",
                 "wandb-artifact:///" + user + "/" + project + "/storyteller"), models);
     }
 
