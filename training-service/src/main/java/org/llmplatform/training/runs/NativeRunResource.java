@@ -55,8 +55,7 @@ public class NativeRunResource {
     @POST
     @Path("runs/{run_id}/{kind}")
     public Uni<OperationResponse> submit(@RestPath("run_id") String runId, @RestPath("kind") String kind, String body) {
-        // The run is looked up (a stranger's is not found) before its body is read: access first, then validation.
-        return runs.find(runId).chain(run -> runs.submit(runId, kind, parse(body))).map(this::response);
+        return runs.submit(runId, kind, () -> parse(body)).map(this::response);
     }
 
     @GET

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.llmplatform.llama.lora.LoraTarget;
@@ -153,46 +154,49 @@ public class NativeRunService {
                 .chain(() -> find(runId));
     }
 
-    public Uni<NativeOperation> submit(String runId, String kind, JsonNode body) {
+    public Uni<NativeOperation> submit(String runId, String kind, Supplier<JsonNode> readBody) {
         if (!RunCommands.KINDS.contains(kind)) {
             throw ApiException.notFound("Unknown run command '" + kind + "': one of " + RunCommands.KINDS);
         }
-        RunCommands.Envelope envelope = RunCommands.envelope(body);
-        // The served model is this service's to record (below), never the caller's to name.
-        ((ObjectNode) body).remove(RunCommands.SERVED_MODEL_ID);
-        RunCommand command = RunCommands.parse(kind, body);
-        String digest = digest(kind, body);
-        return find(runId)
-                .chain(run -> command instanceof RunCommand.SaveWeightsForSampler save ? servedModel(run, save) : Uni.createFrom().nullItem())
-                .chain(model -> {
-                    ObjectNode stored = body.deepCopy();
-                    if (model != null) {
-                        stored.put(RunCommands.SERVED_MODEL_ID, model.id().toString());
-                    }
-                    return store.pool().withTransaction(transaction -> store.lockRun(transaction, runId).chain(locked -> {
-                        NativeRun run = locked.orElseThrow();
-                        return store.findOperationByRequest(transaction, runId, envelope.requestId()).chain(prior -> {
-                            if (prior.isPresent()) {
-                                if (!prior.get().commandDigest().equals(digest)) {
-                                    throw ApiException.conflict("request_id '" + envelope.requestId() + "' was used for another command");
-                                }
-                                return Uni.createFrom().item(prior.get());
+        // The run is looked up (a stranger's is not found) before its body is read: access first, then validation.
+        return find(runId).chain(found -> {
+            JsonNode body = readBody.get();
+            RunCommands.Envelope envelope = RunCommands.envelope(body);
+            // The served model is this service's to record (below), never the caller's to name.
+            ((ObjectNode) body).remove(RunCommands.SERVED_MODEL_ID);
+            RunCommand command = RunCommands.parse(kind, body);
+            String digest = digest(kind, body);
+            Uni<Model> served = command instanceof RunCommand.SaveWeightsForSampler save ? servedModel(found, save)
+                    : Uni.createFrom().nullItem();
+            return served.chain(model -> {
+                ObjectNode stored = body.deepCopy();
+                if (model != null) {
+                    stored.put(RunCommands.SERVED_MODEL_ID, model.id().toString());
+                }
+                return store.pool().withTransaction(transaction -> store.lockRun(transaction, runId).chain(locked -> {
+                    NativeRun run = locked.orElseThrow();
+                    return store.findOperationByRequest(transaction, runId, envelope.requestId()).chain(prior -> {
+                        if (prior.isPresent()) {
+                            if (!prior.get().commandDigest().equals(digest)) {
+                                throw ApiException.conflict("request_id '" + envelope.requestId() + "' was used for another command");
                             }
-                            if (!run.open()) {
-                                throw ApiException.conflict("Training run '" + runId + "' is " + run.status());
-                            }
-                            if (envelope.sequenceId() != run.nextSequenceId()) {
-                                throw ApiException.conflict("Expected sequence_id " + run.nextSequenceId() + ", got " + envelope.sequenceId());
-                            }
-                            long parent = run.projectedLearnerVersion();
-                            Long reserved = TRANSITIONS.contains(kind) ? parent + 1 : null;
-                            return store.admit(transaction, new NativeOperation("op_" + UUID.randomUUID().toString().replace("-", ""), runId,
-                                    envelope.requestId(), envelope.sequenceId(), kind, stored.toString(), digest, NativeOperation.ADMITTED, parent,
-                                    reserved, false, 1, null, null, null, null, null, null));
-                        });
-                    }));
-                })
-                .invoke(executor::wake);
+                            return Uni.createFrom().item(prior.get());
+                        }
+                        if (!run.open()) {
+                            throw ApiException.conflict("Training run '" + runId + "' is " + run.status());
+                        }
+                        if (envelope.sequenceId() != run.nextSequenceId()) {
+                            throw ApiException.conflict("Expected sequence_id " + run.nextSequenceId() + ", got " + envelope.sequenceId());
+                        }
+                        long parent = run.projectedLearnerVersion();
+                        Long reserved = TRANSITIONS.contains(kind) ? parent + 1 : null;
+                        return store.admit(transaction, new NativeOperation("op_" + UUID.randomUUID().toString().replace("-", ""), runId,
+                                envelope.requestId(), envelope.sequenceId(), kind, stored.toString(), digest, NativeOperation.ADMITTED, parent,
+                                reserved, false, 1, null, null, null, null, null, null));
+                    });
+                }));
+            });
+        }).invoke(executor::wake);
     }
 
     /**
