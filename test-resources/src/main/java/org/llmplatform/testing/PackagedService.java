@@ -104,7 +104,7 @@ public final class PackagedService {
 
     /** Polls the readiness check until it answers 200, the process dies or the time is up (its log says why). */
     private void awaitReady() throws IOException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient client = TestHttpClients.http1(Duration.ofSeconds(2));
         Instant deadline = Instant.now().plus(START_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.llmplatform.testing.TestHttpClients;
 import org.llmplatform.testing.TestIdentities;
 
 /**
@@ -97,7 +98,7 @@ public final class AccessFirstProbe {
                 failures.add(skipped + ": listed as unscoped but not in the OpenAPI document");
             }
         }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+        HttpClient http = TestHttpClients.http1(TIMEOUT);
         int sent = 0;
         for (Operation operation : operations) {
             if (unscoped.containsKey(operation.method() + " " + operation.path())) {
@@ -212,7 +213,7 @@ public final class AccessFirstProbe {
     }
 
     private JsonNode openApi() throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = HttpClient.newHttpClient().send(
+        HttpResponse<byte[]> response = TestHttpClients.http1(TIMEOUT).send(
                 HttpRequest.newBuilder(base.resolve("/q/openapi?format=json")).timeout(TIMEOUT).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
+
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.TestHttpClients;
 import org.llmplatform.testing.TestIdentities;
 
 /**
@@ -150,7 +151,7 @@ public final class OpenApiFuzzer {
     }
 
     private JsonNode openApi() throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = HttpClient.newHttpClient().send(
+        HttpResponse<byte[]> response = TestHttpClients.http1(TIMEOUT).send(
                 HttpRequest.newBuilder(base.resolve("/q/openapi?format=json")).timeout(TIMEOUT).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
