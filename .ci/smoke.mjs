@@ -131,7 +131,16 @@ await step('training-service: register a model, log trajectories, train to train
     for (const event of page.data) {
       after = event.id;
       check(event.type !== 'training_failed', `training failed: ${JSON.stringify(event)}`);
-      if (event.type === 'training_ended') return;
+      if (event.type === 'training_ended') {
+        // The new step is served at once by every gateway replica the console spreads requests over.
+        for (let attempt = 0; attempt < 4; attempt += 1) {
+          const answer = await call('console', 'POST', '/v1/chat/completions', {
+            model: `${inferenceName}:step1`, messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 8,
+          });
+          check(answer.choices?.[0]?.message?.content, `${inferenceName}:step1 answered ${JSON.stringify(answer)}`);
+        }
+        return;
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -41,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The platform is started as a user starts it, from {@code ./platform}'s arguments ({@link StackOptions#parse}): the
  * model the repository ships (models/README.md) by default, and {@code --upstream ID=URL,model=NAME,key-env=VAR}: its gateway also lists the upstream's model and relays to it under
  * the upstream's name with the key read from the variable. (One start serves both checks: a start of the whole
- * platform is the dearest thing in the suite.)
+ * platform is the dearest thing in the suite.) Blobs sit in a bucket of an S3 server ({@code --blob-store s3}), as on a
+ * cluster: the training-service writes the adapter there and the gateway serves {@code :step1} by reading it back,
+ * sharing no folder. The default, files in the data folder, is what {@code .ci/smoke} trains on.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArtTrainingEndToEndTest {
@@ -59,11 +61,6 @@ class ArtTrainingEndToEndTest {
     private final List<JsonNode> upstreamReceived = new CopyOnWriteArrayList<>();
     private final List<String> upstreamAuthorizations = new CopyOnWriteArrayList<>();
     private HttpServer upstream;
-
-    /** Where the services keep blobs ({@code --blob-store}); the S3 variant runs the same flow on a bucket of S3Proxy. */
-    protected String blobStore() {
-        return "files";
-    }
 
     @BeforeAll
     void startThePlatform(@TempDir Path data) throws Exception {
@@ -86,7 +83,7 @@ class ArtTrainingEndToEndTest {
         List<String> args = new ArrayList<>(List.of("--data-dir", data.toString(),
                 "--postgres-port", String.valueOf(FreePorts.any()), "--kafka-port", String.valueOf(FreePorts.kafkaPair()),
                 "--console-https-port", String.valueOf(FreePorts.any()),
-                "--blob-store", blobStore(), "--s3-port", String.valueOf(FreePorts.any()),
+                "--blob-store", "s3", "--s3-port", String.valueOf(FreePorts.any()),
                 "--upstream", "mine=http://127.0.0.1:" + upstream.getAddress().getPort() + "/v1,model=tiny-chat,key-env=MY_KEY"));
         for (PlatformService service : PlatformService.values()) {
             args.add(service.portOption());

@@ -172,6 +172,13 @@ public interface GatewayConfig {
         @WithDefault("5s")
         Duration refresh();
 
+        /**
+         * How often a replica writes the requests and tokens it counted against limits in its memory (what the Usage
+         * page shows of the other replicas may be this far behind; the limits themselves hold at every moment).
+         */
+        @WithDefault("1s")
+        Duration flush();
+
         @WithDefault("1")
         int retryAfterSeconds();
 

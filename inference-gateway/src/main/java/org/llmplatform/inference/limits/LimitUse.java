@@ -2,20 +2,18 @@ package org.llmplatform.inference.limits;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jboss.logging.Logger;
 
 /**
- * The limits an admitted request is counted against (its project's, its key's) and what their counters held when it
- * was admitted: it charges the request's tokens when it ends, and gives the {@code x-ratelimit-*} headers of its
- * answer. {@link #NONE} when no limit applies.
+ * The limits an admitted request is counted against (its project's, its key's) and the {@code x-ratelimit-*} headers of
+ * its answer, as they stood when it was admitted; it charges the request's tokens when it ends. {@link #NONE} when no
+ * limit applies.
  */
 public final class LimitUse {
 
-    public static final LimitUse NONE = new LimitUse(null, List.of(), Map.of(), Instant.EPOCH);
+    public static final LimitUse NONE = new LimitUse(null, List.of(), Map.of());
 
     static final String LIMIT_REQUESTS = "x-ratelimit-limit-requests";
     static final String REMAINING_REQUESTS = "x-ratelimit-remaining-requests";
@@ -24,18 +22,14 @@ public final class LimitUse {
     static final String REMAINING_TOKENS = "x-ratelimit-remaining-tokens";
     static final String RESET_TOKENS = "x-ratelimit-reset-tokens";
 
-    private static final Logger LOG = Logger.getLogger(LimitUse.class);
-
-    private final LimitsStore store;
+    private final RateLimits limits;
     private final List<Subject> subjects;
     private final Map<String, String> headers;
-    private final Instant admitted;
 
-    private LimitUse(LimitsStore store, List<Subject> subjects, Map<String, String> headers, Instant admitted) {
-        this.store = store;
+    private LimitUse(RateLimits limits, List<Subject> subjects, Map<String, String> headers) {
+        this.limits = limits;
         this.subjects = subjects;
         this.headers = headers;
-        this.admitted = admitted;
     }
 
     /** A project or a key within it ({@code apiKeyId} {@link LimitsStore#PROJECT}), with the limits in force for it. */
@@ -47,24 +41,28 @@ public final class LimitUse {
         }
     }
 
-    static LimitUse of(LimitsStore store, List<Subject> subjects, List<LimitsStore.Count> counts, Instant admitted) {
-        return new LimitUse(store, subjects, rateLimitHeaders(subjects, counts, admitted), admitted);
+    /** A subject's limits and its requests and tokens used in the current minute. */
+    record MinuteUse(Limits limits, long requests, long tokens) {
+    }
+
+    static LimitUse of(RateLimits limits, List<Subject> subjects, Map<String, String> headers) {
+        return new LimitUse(limits, subjects, headers);
     }
 
     /**
      * OpenAI's headers of the per-minute limits: each the tightest of the project's and the key's (the fewest left),
      * none for a kind no limit applies to. Reset is the time until the minute ends, as OpenAI writes durations.
      */
-    static Map<String, String> rateLimitHeaders(List<Subject> subjects, List<LimitsStore.Count> counts, Instant at) {
+    static Map<String, String> rateLimitHeaders(List<MinuteUse> use, Instant at) {
         Map<String, String> headers = new LinkedHashMap<>();
         String reset = duration(Duration.between(at, LimitWindow.MINUTE.end(at)));
-        long[] requests = tightest(subjects, counts, true);
+        long[] requests = tightest(use, true);
         if (requests != null) {
             headers.put(LIMIT_REQUESTS, Long.toString(requests[0]));
             headers.put(REMAINING_REQUESTS, Long.toString(Math.max(0, requests[0] - requests[1])));
             headers.put(RESET_REQUESTS, reset);
         }
-        long[] tokens = tightest(subjects, counts, false);
+        long[] tokens = tightest(use, false);
         if (tokens != null) {
             headers.put(LIMIT_TOKENS, Long.toString(tokens[0]));
             headers.put(REMAINING_TOKENS, Long.toString(Math.max(0, tokens[0] - tokens[1])));
@@ -74,16 +72,14 @@ public final class LimitUse {
     }
 
     /** The limit and the use of the subject with the least left of its per-minute requests (or tokens); null if none. */
-    private static long[] tightest(List<Subject> subjects, List<LimitsStore.Count> counts, boolean requests) {
+    private static long[] tightest(List<MinuteUse> use, boolean requests) {
         long[] tightest = null;
-        for (Subject subject : subjects) {
+        for (MinuteUse subject : use) {
             Long limit = requests ? subject.limits().requestsPerMinute() : subject.limits().tokensPerMinute();
             if (limit == null) {
                 continue;
             }
-            long used = counts.stream().filter(count -> count.counter().window() == LimitWindow.MINUTE
-                            && count.counter().apiKeyId().equals(subject.apiKeyId()))
-                    .mapToLong(count -> requests ? count.requests() : count.tokens()).sum();
+            long used = requests ? subject.requests() : subject.tokens();
             if (tightest == null || limit - used < tightest[0] - tightest[1]) {
                 tightest = new long[] {limit, used};
             }
@@ -111,27 +107,10 @@ public final class LimitUse {
         return headers;
     }
 
-    /**
-     * Adds a finished request's tokens to the counters of the windows it ended in that a token limit applies to. The
-     * statement runs after the answer; a request that comes right after may be admitted before it counted.
-     */
+    /** Adds a finished request's tokens to the use of the windows it ended in that a limit applies to. */
     public void charge(long tokens) {
-        if (tokens <= 0 || subjects.isEmpty()) {
-            return;
-        }
-        Instant now = Instant.now();
-        List<LimitsStore.Counter> counters = new ArrayList<>();
-        for (Subject subject : subjects) {
-            for (LimitWindow window : LimitWindow.values()) {
-                if (subject.limits().tokens(window) != null) {
-                    counters.add(new LimitsStore.Counter(subject.projectId(), subject.apiKeyId(), window, window.start(now)));
-                }
-            }
-        }
-        if (!counters.isEmpty()) {
-            store.charge(counters, tokens).subscribe().with(ignored -> { },
-                    failure -> LOG.warnf(failure, "%d tokens of a request admitted at %s were not charged to its limits",
-                            tokens, admitted));
+        if (tokens > 0 && !subjects.isEmpty()) {
+            limits.charge(subjects, tokens);
         }
     }
 }

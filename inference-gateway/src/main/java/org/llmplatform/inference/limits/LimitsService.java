@@ -40,7 +40,7 @@ public class LimitsService {
         ProjectId projectId = caller.requireProject(project);
         String id = projectId.toString();
         Instant now = Instant.now();
-        return store.ofProject(id).flatMap(set -> store.use(id, now).map(use -> {
+        return limits.flush().chain(() -> store.ofProject(id)).flatMap(set -> store.use(id, now).map(use -> {
             Map<String, Limits> setByKey = new HashMap<>();
             set.forEach(row -> setByKey.put(row.apiKeyId(), row.limits()));
             Map<String, LimitsStore.KeyUse> owners = new LinkedHashMap<>();

@@ -28,7 +28,7 @@ public class LimitsStore {
     public record Counter(String projectId, String apiKeyId, LimitWindow window, Instant start) {
     }
 
-    /** What a counter holds: the requests it admitted and the tokens charged to it. */
+    /** What a counter holds: the requests admitted and the tokens charged in its window, as the replicas wrote them. */
     public record Count(Counter counter, long requests, long tokens) {
     }
 
@@ -75,8 +75,10 @@ public class LimitsStore {
                 .execute(Tuple.from(Arrays.asList(projectId, apiKeyId, limits.requestsPerMinute(),
                         limits.tokensPerMinute(), limits.tokensPerDay(), limits.tokensPerMonth(), by)))
                 .chain(() -> PROJECT.equals(apiKeyId) ? tx.preparedQuery("""
-                        INSERT INTO inference.limit_use (project_id, api_key_id, window_kind, window_start, requests, tokens)
-                        SELECT $1, '', w.kind, w.start, COALESCE(SUM(d.requests), 0), COALESCE(SUM(d.total_tokens), 0)
+                        INSERT INTO inference.limit_use (project_id, api_key_id, window_kind, window_start, requests, tokens,
+                                granted_requests, granted_tokens)
+                        SELECT $1, '', w.kind, w.start, COALESCE(SUM(d.requests), 0), COALESCE(SUM(d.total_tokens), 0),
+                               COALESCE(SUM(d.requests), 0), COALESCE(SUM(d.total_tokens), 0)
                         FROM (VALUES ('day', $2::timestamptz), ('month', $3::timestamptz)) AS w(kind, start)
                         LEFT JOIN inference.usage_daily d ON d.project_id = $1 AND d.day >= (w.start AT TIME ZONE 'UTC')::date
                         GROUP BY w.kind, w.start
@@ -96,36 +98,82 @@ public class LimitsStore {
     }
 
     /**
-     * Adds one request to each counter and answers what each holds now, in one statement: every replica counts in
-     * the same rows, so together they admit no more than a limit. Counters go in key order, so that two requests
-     * of one project lock their rows in the same order.
+     * What one replica writes to a counter in one statement: the requests and tokens it used since it last wrote, the
+     * tokens it charged past what it had reserved (a debt, added to the reservations whatever the limit), and how
+     * many more requests and tokens it would like to reserve, each granted only up to its limit.
      */
-    public Uni<List<Count>> count(List<Counter> counters) {
-        return upsert(counters, 1, 0);
+    public record Settlement(Counter counter, long usedRequests, long usedTokens, long requestWant, long requestLimit,
+            long tokenDebt, long tokenWant, long tokenLimit) {
     }
 
-    /** Adds a finished request's tokens to each counter. */
-    public Uni<List<Count>> charge(List<Counter> counters, long tokens) {
-        return upsert(counters, 0, tokens);
+    /** A counter after a settlement: what all replicas reserved, and what this settlement was granted. */
+    public record Settled(Counter counter, long grantedRequests, long grantedTokens, long requestGrant, long tokenGrant) {
     }
 
-    private Uni<List<Count>> upsert(List<Counter> counters, long requests, long tokens) {
+    /** Creates the counters' rows where missing (a replica's first settlement of a window). */
+    public Uni<Void> ensure(List<Counter> counters) {
         return pool.preparedQuery("""
-                INSERT INTO inference.limit_use AS u (project_id, api_key_id, window_kind, window_start, requests, tokens)
-                SELECT p, k, w, s, $5, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS c(p, k, w, s)
-                ORDER BY p, k, w, s
-                ON CONFLICT (project_id, api_key_id, window_kind, window_start) DO UPDATE SET
-                    requests = u.requests + EXCLUDED.requests, tokens = u.tokens + EXCLUDED.tokens
-                RETURNING project_id, api_key_id, window_kind, window_start, requests, tokens""")
+                INSERT INTO inference.limit_use (project_id, api_key_id, window_kind, window_start)
+                SELECT p, k, w, s FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS c(p, k, w, s)
+                ON CONFLICT DO NOTHING""")
                 .execute(Tuple.of(counters.stream().map(Counter::projectId).toArray(String[]::new),
                         counters.stream().map(Counter::apiKeyId).toArray(String[]::new),
                         counters.stream().map(counter -> counter.window().wireName()).toArray(String[]::new),
-                        counters.stream().map(counter -> utc(counter.start())).toArray(OffsetDateTime[]::new),
-                        requests, tokens))
+                        counters.stream().map(counter -> utc(counter.start())).toArray(OffsetDateTime[]::new)))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Writes the settlements to their (existing) rows in one statement and answers each row's reservations and grants.
+     * The rows are locked in key order first, so that two replicas settling the same rows wait rather than deadlock;
+     * every replica reserves from the same rows, so together they never reserve more than a limit.
+     */
+    public Uni<List<Settled>> settle(List<Settlement> settlements) {
+        return pool.preparedQuery("""
+                WITH c AS (
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::bigint[],
+                            $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])
+                        AS c(project_id, api_key_id, window_kind, window_start, used_requests, used_tokens,
+                            request_want, request_limit, token_debt, token_want, token_limit)),
+                locked AS (
+                    SELECT u.project_id, u.api_key_id, u.window_kind, u.window_start FROM inference.limit_use u
+                    JOIN c USING (project_id, api_key_id, window_kind, window_start)
+                    ORDER BY u.project_id, u.api_key_id, u.window_kind, u.window_start FOR UPDATE OF u)
+                UPDATE inference.limit_use u SET
+                    requests = u.requests + c.used_requests,
+                    tokens = u.tokens + c.used_tokens,
+                    last_grant_requests = LEAST(c.request_want, GREATEST(c.request_limit - u.granted_requests, 0)),
+                    granted_requests = u.granted_requests
+                        + LEAST(c.request_want, GREATEST(c.request_limit - u.granted_requests, 0)),
+                    last_grant_tokens = LEAST(c.token_want, GREATEST(c.token_limit - u.granted_tokens - c.token_debt, 0)),
+                    granted_tokens = u.granted_tokens + c.token_debt
+                        + LEAST(c.token_want, GREATEST(c.token_limit - u.granted_tokens - c.token_debt, 0))
+                FROM c, locked l
+                WHERE (u.project_id, u.api_key_id, u.window_kind, u.window_start)
+                        = (c.project_id, c.api_key_id, c.window_kind, c.window_start)
+                    AND (l.project_id, l.api_key_id, l.window_kind, l.window_start)
+                        = (c.project_id, c.api_key_id, c.window_kind, c.window_start)
+                RETURNING u.project_id, u.api_key_id, u.window_kind, u.window_start, u.granted_requests,
+                    u.granted_tokens, u.last_grant_requests, u.last_grant_tokens""")
+                .execute(Tuple.from(new Object[] {
+                        settlements.stream().map(each -> each.counter().projectId()).toArray(String[]::new),
+                        settlements.stream().map(each -> each.counter().apiKeyId()).toArray(String[]::new),
+                        settlements.stream().map(each -> each.counter().window().wireName()).toArray(String[]::new),
+                        settlements.stream().map(each -> utc(each.counter().start())).toArray(OffsetDateTime[]::new),
+                        settlements.stream().map(Settlement::usedRequests).toArray(Long[]::new),
+                        settlements.stream().map(Settlement::usedTokens).toArray(Long[]::new),
+                        settlements.stream().map(Settlement::requestWant).toArray(Long[]::new),
+                        settlements.stream().map(Settlement::requestLimit).toArray(Long[]::new),
+                        settlements.stream().map(Settlement::tokenDebt).toArray(Long[]::new),
+                        settlements.stream().map(Settlement::tokenWant).toArray(Long[]::new),
+                        settlements.stream().map(Settlement::tokenLimit).toArray(Long[]::new)}))
                 .map(rows -> {
-                    List<Count> counts = new ArrayList<>();
-                    rows.forEach(row -> counts.add(count(row)));
-                    return counts;
+                    List<Settled> settled = new ArrayList<>();
+                    for (Row row : rows) {
+                        settled.add(new Settled(counter(row), row.getLong("granted_requests"), row.getLong("granted_tokens"),
+                                row.getLong("last_grant_requests"), row.getLong("last_grant_tokens")));
+                    }
+                    return settled;
                 });
     }
 
@@ -147,9 +195,12 @@ public class LimitsStore {
     }
 
     private static Count count(Row row) {
-        return new Count(new Counter(row.getString("project_id"), row.getString("api_key_id"),
-                LimitWindow.fromWire(row.getString("window_kind")), row.getOffsetDateTime("window_start").toInstant()),
-                row.getLong("requests"), row.getLong("tokens"));
+        return new Count(counter(row), row.getLong("requests"), row.getLong("tokens"));
+    }
+
+    private static Counter counter(Row row) {
+        return new Counter(row.getString("project_id"), row.getString("api_key_id"),
+                LimitWindow.fromWire(row.getString("window_kind")), row.getOffsetDateTime("window_start").toInstant());
     }
 
     private static List<SetLimits> rows(RowSet<Row> rows) {

@@ -1,7 +1,10 @@
 package org.llmplatform.inference.limits;
 
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
@@ -12,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 import org.llmplatform.inference.config.GatewayConfig;
@@ -20,21 +25,26 @@ import org.llmplatform.inference.http.OpenAiException;
 /**
  * Requests and tokens per minute, tokens per day and per calendar month (UTC) of a project and of each API key in it
  * (docs/inference-gateway.md#limits-and-budgets). The limits are those set through {@code /v1/limits}, else the
- * configuration's; every replica counts in the same database rows, so together they admit no more than a limit.
+ * configuration's.
  *
- * <p>The limits themselves are read from memory, reloaded from the database at most {@code gateway.limits.refresh}
- * after the last load (at once on the replica that changed them): a request to which no limit applies costs no
- * statement at all, one to which some apply costs one statement when admitted and one when it ends.
+ * <p>Every replica reserves shares of each limit from the same database rows ({@link Allowance}), never more than
+ * the limit between them, and admits requests from its share in memory: a request costs a statement only when the
+ * share has run out (near a limit, every request). What each replica used is written every
+ * {@code gateway.limits.flush}. The limits themselves are read from memory, reloaded from the database at most
+ * {@code gateway.limits.refresh} after the last load (at once on the replica that changed them).
  */
 @ApplicationScoped
 public class RateLimits {
 
     private static final Logger LOG = Logger.getLogger(RateLimits.class);
+    private static final Duration LAST_FLUSH = Duration.ofSeconds(5);
 
     private final LimitsStore store;
     private final GatewayConfig config;
     private final long refreshNanos;
     private final AtomicBoolean loading = new AtomicBoolean();
+    private final AtomicBoolean flushing = new AtomicBoolean();
+    private final Map<LimitsStore.Counter, Allowance> allowances = new ConcurrentHashMap<>();
     private volatile Book book = new Book(Map.of());
     private volatile long loadedAt = Long.MIN_VALUE / 2;
 
@@ -44,8 +54,22 @@ public class RateLimits {
         this.refreshNanos = config.limits().refresh().toNanos();
     }
 
-    void load(@Observes StartupEvent started) {
+    void start(@Observes StartupEvent started, Vertx vertx) {
         reload().subscribe().with(ignored -> { }, failure -> LOG.warn("The limits could not be read", failure));
+        vertx.setPeriodic(config.limits().flush().toMillis(), ignored -> {
+            if (flushing.compareAndSet(false, true)) {
+                flush().onTermination().invoke(() -> flushing.set(false)).subscribe()
+                        .with(done -> { }, failure -> LOG.warn("The limits' use could not be written", failure));
+            }
+        });
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        try {
+            flush().await().atMost(LAST_FLUSH);
+        } catch (RuntimeException failure) {
+            LOG.warn("The limits' last use could not be written", failure);
+        }
     }
 
     /** Reads the limits from the database now. */
@@ -81,7 +105,8 @@ public class RateLimits {
      * Counts a request of {@code apiKeyId} (null for the bootstrap administrator, who has no key) in {@code projectId}
      * against every limit in force, or fails with the 429 its client gets: {@code rate_limit_exceeded} over a
      * per-minute or per-day limit, {@code insufficient_quota} over a monthly budget, with {@code Retry-After} until
-     * the window ends. {@link LimitUse#NONE} at once, without a statement, when no limit applies.
+     * the window ends. {@link LimitUse#NONE} at once when no limit applies; without a statement too while this
+     * replica's share of each limit lasts.
      */
     public Uni<LimitUse> admit(String projectId, String apiKeyId) {
         List<LimitUse.Subject> subjects = new ArrayList<>(2);
@@ -97,42 +122,153 @@ public class RateLimits {
             return Uni.createFrom().item(LimitUse.NONE);
         }
         Instant now = Instant.now();
-        List<LimitsStore.Counter> counters = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
         for (LimitUse.Subject subject : subjects) {
             for (LimitWindow window : LimitWindow.values()) {
                 if (subject.limits().counts(window)) {
-                    counters.add(new LimitsStore.Counter(projectId, subject.apiKeyId(), window, window.start(now)));
+                    claims.add(new Claim(subject, allowance(new LimitsStore.Counter(projectId, subject.apiKeyId(), window,
+                            window.start(now))), window == LimitWindow.MINUTE ? subject.limits().requestsPerMinute() : null,
+                            subject.limits().tokens(window)));
                 }
             }
         }
-        return store.count(counters).map(counts -> {
-            Map<String, String> headers = LimitUse.rateLimitHeaders(subjects, counts, now);
-            for (LimitUse.Subject subject : subjects) {
-                refuseOver(subject, counts, now, headers);
-            }
-            return LimitUse.of(store, subjects, counts, now);
-        });
+        return take(subjects, claims, now);
     }
 
-    private static void refuseOver(LimitUse.Subject subject, List<LimitsStore.Count> counts, Instant now,
-            Map<String, String> headers) {
-        Limits limits = subject.limits();
-        for (LimitsStore.Count count : counts) {
-            if (!count.counter().apiKeyId().equals(subject.apiKeyId())) {
-                continue;
+    /** Takes the request from every claim's share, or settles the shares that ran short and tries again. */
+    private Uni<LimitUse> take(List<LimitUse.Subject> subjects, List<Claim> claims, Instant now) {
+        List<Claim> taken = new ArrayList<>(claims.size());
+        List<Claim> shortOnes = new ArrayList<>();
+        for (Claim claim : claims) {
+            Allowance.Verdict verdict = claim.allowance().take(claim.requestLimit(), claim.tokenLimit());
+            if (verdict == Allowance.Verdict.TAKEN) {
+                taken.add(claim);
+            } else if (verdict == Allowance.Verdict.SHORT) {
+                shortOnes.add(claim);
+            } else {
+                taken.forEach(Claim::giveBack);
+                return Uni.createFrom().failure(refusal(claim, verdict, claims, now));
             }
-            LimitWindow window = count.counter().window();
-            Long tokens = limits.tokens(window);
-            if (tokens != null && count.tokens() >= tokens) {
-                throw window == LimitWindow.MONTH ? quotaExceeded(subject, tokens, count.tokens(), now, headers)
-                        : rateLimited(subject, window.limitName("tokens"), "tokens", tokens, count.tokens(), now,
-                                window, headers);
+        }
+        if (!shortOnes.isEmpty()) {
+            taken.forEach(Claim::giveBack);
+            return settle(shortOnes, true).chain(() -> take(subjects, claims, now));
+        }
+        return Uni.createFrom().item(LimitUse.of(this, subjects, LimitUse.rateLimitHeaders(usedThisMinute(claims), now)));
+    }
+
+    /** Adds a finished request's tokens to the shares of the windows it ended in; the next settlement writes them. */
+    void charge(List<LimitUse.Subject> subjects, long tokens) {
+        Instant now = Instant.now();
+        for (LimitUse.Subject subject : subjects) {
+            for (LimitWindow window : LimitWindow.values()) {
+                if (subject.limits().counts(window)) {
+                    allowance(new LimitsStore.Counter(subject.projectId(), subject.apiKeyId(), window, window.start(now)))
+                            .charge(tokens);
+                }
             }
-            if (window == LimitWindow.MINUTE && limits.requestsPerMinute() != null
-                    && count.requests() > limits.requestsPerMinute()) {
-                throw rateLimited(subject, window.limitName("requests"), "requests", limits.requestsPerMinute(),
-                        count.requests() - 1, now, window, headers);
+        }
+    }
+
+    /**
+     * Writes what this replica used and has not written yet, and forgets the shares of windows that ended: every
+     * {@code gateway.limits.flush}, before the use is reported, and when the replica stops.
+     */
+    public Uni<Void> flush() {
+        Instant now = Instant.now();
+        List<Claim> dirty = new ArrayList<>();
+        for (Allowance allowance : allowances.values()) {
+            if (allowance.dirty()) {
+                dirty.add(new Claim(null, allowance, null, null));
+            } else if (!allowance.counter().window().end(allowance.counter().start()).isAfter(now)) {
+                allowances.remove(allowance.counter(), allowance);
             }
+        }
+        return dirty.isEmpty() ? Uni.createFrom().voidItem() : settle(dirty, false);
+    }
+
+    /**
+     * Settles the claims' shares (reserving more where {@code reserve}) in one statement, after one that creates the
+     * rows this replica has not settled before; a share with a settlement in flight waits for that one instead.
+     */
+    private Uni<Void> settle(List<Claim> claims, boolean reserve) {
+        List<CompletableFuture<Void>> waits = new ArrayList<>(claims.size());
+        Map<LimitsStore.Counter, Allowance> mine = new HashMap<>();
+        List<LimitsStore.Settlement> settlements = new ArrayList<>();
+        for (Claim claim : claims) {
+            Allowance.Turn turn = claim.allowance().beginSettling(claim.requestLimit(), claim.tokenLimit(), reserve);
+            waits.add(turn.pending());
+            if (turn.settlement() != null) {
+                mine.put(claim.allowance().counter(), claim.allowance());
+                settlements.add(turn.settlement());
+            }
+        }
+        if (!settlements.isEmpty()) {
+            List<LimitsStore.Counter> unstored = mine.values().stream().filter(allowance -> !allowance.stored())
+                    .map(Allowance::counter).toList();
+            Uni<Void> rows = unstored.isEmpty() ? Uni.createFrom().voidItem() : store.ensure(unstored);
+            rows.chain(() -> store.settle(settlements)).subscribe().with(
+                    settled -> apply(settlements, settled, mine),
+                    failure -> settlements.forEach(settlement -> mine.get(settlement.counter()).failed(settlement)
+                            .completeExceptionally(failure)));
+        }
+        Uni<Void> all = Uni.combine().all().unis(waits.stream().map(wait -> Uni.createFrom().completionStage(wait)).toList())
+                .discardItems();
+        // A request waiting on another request's settlement goes on on its own event loop, not on the other's.
+        Context context = Vertx.currentContext();
+        return context == null ? all : all.emitOn(task -> context.runOnContext(ignored -> task.run()));
+    }
+
+    private static void apply(List<LimitsStore.Settlement> settlements, List<LimitsStore.Settled> settled,
+            Map<LimitsStore.Counter, Allowance> allowances) {
+        Map<LimitsStore.Counter, LimitsStore.Settled> byCounter = new HashMap<>();
+        settled.forEach(each -> byCounter.put(each.counter(), each));
+        for (LimitsStore.Settlement settlement : settlements) {
+            Allowance allowance = allowances.get(settlement.counter());
+            LimitsStore.Settled answer = byCounter.get(settlement.counter());
+            if (answer != null) {
+                allowance.settled(settlement, answer).complete(null);
+            } else {
+                allowance.failed(settlement).completeExceptionally(
+                        new IllegalStateException("The limit counter " + settlement.counter() + " has no row"));
+            }
+        }
+    }
+
+    private Allowance allowance(LimitsStore.Counter counter) {
+        return allowances.computeIfAbsent(counter, Allowance::new);
+    }
+
+    /** The per-minute limits and use of each subject, for the {@code x-ratelimit-*} headers. */
+    private static List<LimitUse.MinuteUse> usedThisMinute(List<Claim> claims) {
+        List<LimitUse.MinuteUse> use = new ArrayList<>(claims.size());
+        for (Claim claim : claims) {
+            if (claim.allowance().counter().window() == LimitWindow.MINUTE) {
+                use.add(new LimitUse.MinuteUse(claim.subject().limits(), claim.allowance().requestsUsed(),
+                        claim.allowance().tokensUsed()));
+            }
+        }
+        return use;
+    }
+
+    private static OpenAiException refusal(Claim claim, Allowance.Verdict verdict, List<Claim> claims, Instant now) {
+        Map<String, String> headers = LimitUse.rateLimitHeaders(usedThisMinute(claims), now);
+        LimitWindow window = claim.allowance().counter().window();
+        if (verdict == Allowance.Verdict.REQUESTS_RUN_OUT) {
+            return rateLimited(claim.subject(), window.limitName("requests"), "requests", claim.requestLimit(),
+                    claim.allowance().requestsUsed(), now, window, headers);
+        }
+        long used = claim.allowance().tokensUsed();
+        return window == LimitWindow.MONTH ? quotaExceeded(claim.subject(), claim.tokenLimit(), used, now, headers)
+                : rateLimited(claim.subject(), window.limitName("tokens"), "tokens", claim.tokenLimit(), used, now,
+                        window, headers);
+    }
+
+    /** A request's claim on one counter: the subject's share of it and the limits it is held to there (null: none). */
+    private record Claim(LimitUse.Subject subject, Allowance allowance, Long requestLimit, Long tokenLimit) {
+
+        void giveBack() {
+            allowance.giveBack(requestLimit);
         }
     }
 

@@ -13,7 +13,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -253,5 +256,61 @@ class LimitsAndBudgetsTest {
             admitted += answer.get(30, TimeUnit.SECONDS) ? 1 : 0;
         }
         assertEquals(25, admitted);
+    }
+
+    /**
+     * Under a large limit each replica admits from a share it reserved, so that 3,000 requests through two replicas
+     * take a few dozen statements, not one each; what they used is written when they flush, exactly, and the shares
+     * they reserved between them stay within the limit.
+     */
+    @Test
+    void underALargeLimitReplicasAdmitFromSharesAndWriteTheirUseExactly() throws Exception {
+        String project = TestIdentities.unique("shares") + "/shared";
+        long limit = 100_000;
+        new LimitsStore(pool).put(project, LimitsStore.PROJECT, new Limits(limit, limit * 10, null, null), "test",
+                Instant.now()).await().atMost(Duration.ofSeconds(10));
+        CountingStore firstStore = new CountingStore(pool);
+        CountingStore secondStore = new CountingStore(pool);
+        RateLimits first = new RateLimits(firstStore, config);
+        RateLimits second = new RateLimits(secondStore, config);
+        first.reload().await().atMost(Duration.ofSeconds(10));
+        second.reload().await().atMost(Duration.ofSeconds(10));
+        awayFromAMinutesEnd();
+        int requests = 3_000;
+        List<CompletableFuture<LimitUse>> answers = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            answers.add((i % 2 == 0 ? first : second).admit(project, null).subscribeAsCompletionStage());
+        }
+        for (CompletableFuture<LimitUse> answer : answers) {
+            answer.get(30, TimeUnit.SECONDS).charge(7);
+        }
+        first.flush().await().atMost(Duration.ofSeconds(10));
+        second.flush().await().atMost(Duration.ofSeconds(10));
+        int statements = firstStore.settlements + secondStore.settlements;
+        assertTrue(statements <= 40, "settlements for " + requests + " requests: " + statements);
+        Row minute = pool.preparedQuery("SELECT requests, tokens, granted_requests, granted_tokens FROM inference.limit_use"
+                + " WHERE project_id = $1 AND window_kind = 'minute'").execute(Tuple.of(project))
+                .await().atMost(Duration.ofSeconds(10)).iterator().next();
+        assertEquals(requests, minute.getLong("requests"));
+        assertEquals(requests * 7L, minute.getLong("tokens"));
+        assertTrue(minute.getLong("granted_requests") >= requests && minute.getLong("granted_requests") <= limit,
+                "reserved " + minute.getLong("granted_requests"));
+        assertTrue(minute.getLong("granted_tokens") >= requests * 7L, "reserved tokens " + minute.getLong("granted_tokens"));
+    }
+
+    /** A store that counts the settlements a replica makes. */
+    private static final class CountingStore extends LimitsStore {
+
+        volatile int settlements;
+
+        CountingStore(Pool pool) {
+            super(pool);
+        }
+
+        @Override
+        public Uni<List<Settled>> settle(List<Settlement> settlements) {
+            this.settlements++;
+            return super.settle(settlements);
+        }
     }
 }
