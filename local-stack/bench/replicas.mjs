@@ -7,9 +7,7 @@
 // 502 (no replica took it) or that fails on the way is sent again, with the same ids.
 // Env: CONSOLE_URL, KEY, LAUNCHER_PID, {TRACING,INFERENCE,TRAINING,AUTOMATION}_PORT (replica k: port + 100·k),
 // PG_PORT (for the outbox check with psql); DURATION_S (80), KILL_FIRST_S (10), KILL_EVERY_S (15),
-// INGEST_WORKERS (2), BATCH (10 calls), OBJECTS_PER_S (5), TRAINING_JOBS (2), LIMITS_HOOK (a module exporting
-// `async function limitsAcrossReplicas({ edge, key, replicaUrls })` returning {figure, pass}: the gateway
-// limits' own check across replicas).
+// INGEST_WORKERS (2), BATCH (10 calls), OBJECTS_PER_S (5), TRAINING_JOBS (2).
 import http from 'node:http';
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -91,12 +89,33 @@ function replicaPid(service, index) {
   });
 }
 
+function cpuTicks(pid) {
+  try { const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(fields[11]) + Number(fields[12]); } catch { return -1; }
+}
+
+/**
+ * The training replica running a job: once a job has started and not ended, the replica that spends more CPU over a
+ * second (the embedded trainer's gradient steps). Waits up to 20 s for a running job; else the usual replica.
+ */
+async function busyTrainingReplica(fallback) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && !training.jobs.some((job) => job.startedAt && !job.events.training_ended)) await sleep(200);
+  const pids = [0, 1].map((index) => replicaPid('training', index));
+  if (pids.includes(undefined) || !training.jobs.some((job) => job.startedAt && !job.events.training_ended)) return fallback;
+  const before = pids.map(cpuTicks);
+  await sleep(1000);
+  const spent = pids.map((pid, k) => cpuTicks(pid) - before[k]);
+  training.killedWhileRunning = true;
+  return spent[0] >= spent[1] ? 0 : 1;
+}
+
 const kills = [];
 async function killInTurn() {
   await sleep(killFirstMs);
   for (const [i, service] of services.entries()) {
     if (!running()) return;
-    const index = i % 2; // the second replica of one service, the first of the next
+    // the second replica of one service, the first of the next; the training replica running a job, if one runs
+    const index = service === 'training' ? await busyTrainingReplica(i % 2) : i % 2;
     const pid = replicaPid(service, index);
     if (pid === undefined) { kills.push({ service, index, error: 'no process' }); continue; }
     process.kill(pid, 'SIGKILL');
@@ -321,8 +340,30 @@ try {
   outboxPass = rows[0] === rows[1] && rows[1] === objects.acknowledged.size;
 } catch (error) { outbox = `not measured (${error.message.split('\n')[0]})`; }
 
-let limits = { figure: 'not run (LIMITS_HOOK unset)', pass: true };
-if (process.env.LIMITS_HOOK) limits = await (await import(process.env.LIMITS_HOOK)).limitsAcrossReplicas({ edge, key, replicaUrls });
+// The gateway's limits across its replicas: a project's requests per minute, set through the edge, are admitted
+// exactly once between both replicas (40 requests at once, alternating replicas, against a limit of 25).
+const limits = await limitsAcrossReplicas();
+
+async function limitsAcrossReplicas() {
+  const limited = `${entity}/limits-${Date.now()}`;
+  const limit = 25;
+  const second = new Date().getUTCSeconds();
+  if (second > 45) await sleep((61 - second) * 1000); // all 40 in one UTC minute
+  await call(edge, 'PUT', `/v1/limits?project=${encodeURIComponent(limited)}`, { requests_per_minute: limit });
+  const body = { model: 'stories260K', messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 1 };
+  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+    request(replicaUrls.inference[i % 2], 'POST', '/v1/chat/completions', body, { 'Compat-Project': limited })
+      .catch((error) => ({ status: error.name }))));
+  const byStatus = {};
+  for (const answer of answers) byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
+  const admitted = byStatus[200] ?? 0;
+  const admittedBy = [0, 1].map((k) => answers.filter((answer, i) => i % 2 === k && answer.status === 200).length);
+  return {
+    figure: `40 requests at once through both gateway replicas against ${limit} requests per minute: admitted ${admitted} `
+      + `(${admittedBy.join(' + ')}), refused with 429 ${byStatus[429] ?? 0}, other ${40 - admitted - (byStatus[429] ?? 0)}`,
+    pass: admitted === limit && (byStatus[429] ?? 0) === 40 - limit,
+  };
+}
 
 const fmtStatuses = (s) => Object.entries(s).map(([k, v]) => `${k}×${v}`).join(' ') || 'none';
 const jobsOk = training.jobs.length === trainingJobs && training.jobs.every((j) => j.events.training_started === 1 && j.events.training_ended === 1 && !j.events.training_failed);
@@ -332,7 +373,7 @@ const checks = [
   ['ingest', `${ingest.acknowledged.size} calls acknowledged in ${ingest.batches} batches over ${runS.toFixed(0)} s (upsert_batch and calls/complete); resent ${ingest.resent} (${fmtStatuses(ingest.statuses)}); stored ${stored.length}, lost ${ingestLost}, duplicated ${stored.length - storedSet.size}`, ingestLost === 0 && stored.length === storedSet.size && storedSet.size === ingest.acknowledged.size],
   ['read-your-writes', `${ingest.checked} call reads at once after the acknowledgement (edge + each replica: ${ingest.replicaReads} replica reads, ${ingest.replicaDown} skipped on a down replica): missing ${ingest.missing}`, ingest.missing === 0],
   ['webhooks', `${objects.acknowledged.size} objects × ${automations.length} automations = ${expectedSlots.length} deliveries expected: lost ${lost}, duplicated without a receiver failure ${duplicated}, unexpected ${unexpectedSlots}; receiver failed ${receiverFailures} first attempts, redelivered ${redelivered}, redeliveries with another webhook-id ${redeliveryIdChanged}; object resends ${objects.resent} (${fmtStatuses(objects.statuses)})`, lost === 0 && duplicated === 0 && unexpectedSlots === 0 && redelivered === receiverFailures && redeliveryIdChanged === 0],
-  ['training', `${training.jobs.length} jobs: ${training.jobs.map((j) => `${j.id.slice(0, 8)} ${JSON.stringify(j.events)} in ${((j.endedAt - j.createdAt) / 1000).toFixed(0)} s`).join('; ')}; resent ${training.resent}`, jobsOk],
+  ['training', `${training.jobs.length} jobs: ${training.jobs.map((j) => `${j.id.slice(0, 8)} ${JSON.stringify(j.events)} in ${((j.endedAt - j.createdAt) / 1000).toFixed(0)} s`).join('; ')}; resent ${training.resent}; ${training.killedWhileRunning ? 'the replica running a job was killed' : 'no job ran at the training kill'}`, jobsOk],
   ['checkpoints', `the trained model answered by ${training.served.length} of 2 gateway replicas (${training.served.map((s) => s.base).join(', ')})${training.notServed ? `; last refusal: ${training.notServed}` : ''}`, servedOk],
   ['usage', `${chat.answered} completions answered (${chat.failed} failed: ${fmtStatuses(chat.statuses)}); usage counts ${usageRequests} requests`, usageRequests === chat.answered],
   ['outbox', outbox, outboxPass],

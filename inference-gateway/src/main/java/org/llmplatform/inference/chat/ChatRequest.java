@@ -7,7 +7,8 @@ import org.llmplatform.llama.ChatMessage;
 /**
  * A parsed {@code POST /v1/chat/completions} body with vLLM's defaults filled in. Fields the engine
  * cannot act on (tools with tool_choice none, documents, chat_template_kwargs, kv_transfer_params,
- * engine_xargs, …) are accepted by the parser and not kept.
+ * engine_xargs, …) are accepted by the parser and not kept; so are image, audio and file content parts, which an
+ * upstream reads from the body and the engine refuses ({@code firstPartNotText} names the first).
  */
 public record ChatRequest(
         List<ChatMessage> messages,
@@ -50,7 +51,8 @@ public record ChatRequest(
         boolean logitsProcessors,
         boolean returnTokensAsTokenIds,
         Integer bestOf,
-        boolean useBeamSearch) {
+        boolean useBeamSearch,
+        String firstPartNotText) {
 
     /** {@code stream_options}; include_usage defaults to true once the object is present. */
     public record StreamOptions(boolean includeUsage, boolean continuousUsageStats) {

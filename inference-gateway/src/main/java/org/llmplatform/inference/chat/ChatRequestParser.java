@@ -122,7 +122,8 @@ public final class ChatRequestParser {
                 stream, streamOptions, temperature, topP, topK, minP, repetitionPenalty, stopTokenIds, includeStop,
                 ignoreEos, minTokens, truncate, promptLogprobs, allowed, badWords, echo, addGenerationPrompt,
                 continueFinal, guidedRegex, guidedChoice, guidedJson != null, guidedGrammar != null, backend,
-                responseFormat, priority, requestId, logitsProcessors, tokensAsIds, bestOf, beamSearch);
+                responseFormat, priority, requestId, logitsProcessors, tokensAsIds, bestOf, beamSearch,
+                firstPartNotText(body));
     }
 
     private static List<ChatMessage> messages(BodyReader in, ObjectNode body) {
@@ -150,7 +151,10 @@ public final class ChatRequestParser {
         return role == null ? null : new ChatMessage(role, content == null ? "" : content);
     }
 
-    /** A string, or OpenAI's content parts of which the text parts are joined. */
+    /**
+     * A string, or OpenAI's content parts of which the text parts are joined. Image, audio and file parts are checked
+     * for their shape and kept in the body only, for an upstream that reads them ({@link #firstPartNotText}).
+     */
     private static String content(BodyReader in, JsonNode value, List<Object> at) {
         if (value == null || value.isTextual()) {
             return value == null ? null : value.textValue();
@@ -161,13 +165,59 @@ public final class ChatRequestParser {
                 return null;
             }
             String type = in.string(present(object, "type"), BodyReader.child(partAt, "type"));
-            if (!"text".equals(type)) {
-                in.issue("literal_error", BodyReader.child(partAt, "type"), "Input should be 'text'", type);
+            if (type == null) {
                 return null;
             }
-            return Objects.requireNonNullElse(in.string(present(object, "text"), BodyReader.child(partAt, "text")), "");
+            switch (type) {
+                case "text" -> {
+                    return Objects.requireNonNullElse(in.string(present(object, "text"), BodyReader.child(partAt, "text")), "");
+                }
+                case "image_url" -> requiredStrings(in, object, partAt, "image_url", "url");
+                case "input_audio" -> requiredStrings(in, object, partAt, "input_audio", "data", "format");
+                case "file" -> in.dict(required(in, object, partAt, "file"), BodyReader.child(partAt, "file"));
+                default -> in.issue("literal_error", BodyReader.child(partAt, "type"),
+                        "Input should be 'text', 'image_url', 'input_audio' or 'file'", type);
+            }
+            return null;
         });
-        return parts == null ? null : String.join("\n", parts);
+        return parts == null ? null : String.join("\n", parts.stream().filter(Objects::nonNull).toList());
+    }
+
+    /** The part's object {@code field}, required, with each of {@code strings} a required string in it. */
+    private static void requiredStrings(BodyReader in, ObjectNode part, List<Object> at, String field, String... strings) {
+        ObjectNode object = in.dict(required(in, part, at, field), BodyReader.child(at, field));
+        if (object != null) {
+            for (String name : strings) {
+                in.string(required(in, object, BodyReader.child(at, field), name), BodyReader.child(BodyReader.child(at, field), name));
+            }
+        }
+    }
+
+    private static JsonNode required(BodyReader in, ObjectNode object, List<Object> at, String field) {
+        JsonNode value = present(object, field);
+        if (value == null) {
+            in.issue("missing", BodyReader.child(at, field), "Field required", null);
+        }
+        return value;
+    }
+
+    /**
+     * Where the first content part that is not text is ({@code messages[0].content[1]}), or null: a model that reads
+     * text only refuses it by that name; an upstream gets the parts as they came.
+     */
+    static String firstPartNotText(ObjectNode body) {
+        JsonNode messages = body.path("messages");
+        for (int m = 0; m < messages.size(); m++) {
+            JsonNode content = messages.get(m).path("content");
+            if (content.isArray()) {
+                for (int p = 0; p < content.size(); p++) {
+                    if (!"text".equals(content.get(p).path("type").asText())) {
+                        return "messages[" + m + "].content[" + p + "]";
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static Long seed(BodyReader in, ObjectNode body) {

@@ -45,6 +45,8 @@ public class CompletionPlanner {
     }
 
     public CompletionPlan plan(ChatRequest request, ServedModel model) {
+        check(request.firstPartNotText() == null, "Model `" + model.id() + "` reads text only: "
+                + request.firstPartNotText() + " is not a text part.", request.firstPartNotText());
         int[] prompt = model.engine().encodeChat(request.messages());
         String role = request.addGenerationPrompt() || request.messages().isEmpty()
                 ? "assistant" : request.messages().get(request.messages().size() - 1).role();

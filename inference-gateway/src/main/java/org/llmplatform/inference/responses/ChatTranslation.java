@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * A Responses request as the chat completion that answers it, for the embedded engine and the upstreams that speak
  * only the chat wire (docs/inference-gateway.md#the-responses-api): {@code instructions} become the first system
- * message, message items messages ({@code developer} as {@code system}, text parts joined), {@code function_call}
+ * message, message items messages ({@code developer} as {@code system}, text parts joined; with an image or a file,
+ * the chat wire's content parts), {@code function_call}
  * items an assistant message's {@code tool_calls} and {@code function_call_output} items {@code tool} messages;
  * function tools become chat tools and {@code tool_choice} theirs, {@code text.format} the {@code response_format},
  * {@code max_output_tokens}
@@ -55,8 +56,13 @@ final class ChatTranslation {
         switch (item.path("type").asText("message")) {
             case "message" -> {
                 String role = item.path("role").asText();
-                messages.addObject().put("role", "developer".equals(role) ? "system" : role)
-                        .put("content", text(item.get("content"), "input[].content"));
+                ObjectNode message = messages.addObject().put("role", "developer".equals(role) ? "system" : role);
+                JsonNode content = item.get("content");
+                if (hasMedia(content)) {
+                    message.set("content", parts(content));
+                } else {
+                    message.put("content", text(content, "input[].content"));
+                }
             }
             case "function_call" -> {
                 ObjectNode call = NODES.objectNode().put("id", item.path("call_id").asText()).put("type", "function");
@@ -101,6 +107,62 @@ final class ChatTranslation {
             }
         }
         return text.toString();
+    }
+
+    private static boolean hasMedia(JsonNode content) {
+        if (content == null || !content.isArray()) {
+            return false;
+        }
+        for (JsonNode part : content) {
+            String type = part.path("type").asText();
+            if ("input_image".equals(type) || "input_file".equals(type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Content with images or files as the chat wire's parts: text as {@code text}, {@code input_image} as
+     * {@code image_url} (its URL, a {@code data:} URL too, and detail), {@code input_file} as {@code file} (its data,
+     * id and name). An image by file id and a file by URL have no chat form.
+     */
+    private static ArrayNode parts(JsonNode content) {
+        ArrayNode parts = NODES.arrayNode();
+        for (JsonNode part : content) {
+            String type = part.path("type").asText();
+            switch (type) {
+                case "input_text", "output_text", "text" -> parts.addObject().put("type", "text")
+                        .put("text", part.path("text").asText());
+                case "input_image" -> {
+                    if (!part.path("image_url").isTextual()) {
+                        throw ResponsesRequestParser.invalid("invalid_value", "input[].content[].image_url",
+                                "An input_image needs an image_url (a URL or a data: URL) for this model; file_id is not supported.");
+                    }
+                    ObjectNode image = parts.addObject().put("type", "image_url").putObject("image_url")
+                            .put("url", part.get("image_url").textValue());
+                    if (part.path("detail").isTextual()) {
+                        image.put("detail", part.get("detail").textValue());
+                    }
+                }
+                case "input_file" -> {
+                    if (!part.path("file_data").isTextual() && !part.path("file_id").isTextual()) {
+                        throw ResponsesRequestParser.invalid("invalid_value", "input[].content[].file_data",
+                                "An input_file needs file_data or file_id for this model; file_url is not supported.");
+                    }
+                    ObjectNode file = parts.addObject().put("type", "file").putObject("file");
+                    for (String field : List.of("file_data", "file_id", "filename")) {
+                        if (part.path(field).isTextual()) {
+                            file.put(field, part.get(field).textValue());
+                        }
+                    }
+                }
+                case "refusal" -> parts.addObject().put("type", "text").put("text", part.path("refusal").asText());
+                default -> throw ResponsesRequestParser.invalid("invalid_value", "input[].content", "Content of type '"
+                        + type + "' is not supported by this model.");
+            }
+        }
+        return parts;
     }
 
     /** Function tools as chat tools; {@code tool_choice} {@code auto} is the chat default and left out. */

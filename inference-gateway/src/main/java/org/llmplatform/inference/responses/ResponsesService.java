@@ -164,6 +164,10 @@ public class ResponsesService {
         // the chat parser takes only tool_choice none, all the engine can honour; an upstream honours each of them
         JsonNode toolChoice = chatBody.remove("tool_choice");
         ChatRequest chatRequest = ChatRequestParser.parse(chatBody);
+        if (chatRequest.firstPartNotText() != null && !chat.relays(chatRequest.model())) {
+            throw ResponsesRequestParser.invalid("invalid_value", "input[].content", "Model `" + chatRequest.model()
+                    + "` reads text only: input_image and input_file parts need a model of an upstream that reads them.");
+        }
         if (toolChoice != null) {
             if (!"none".equals(toolChoice.asText()) && !chat.relays(chatRequest.model())) {
                 throw ResponsesRequestParser.invalid("invalid_value", "tool_choice", "tool_choice '"

@@ -1,5 +1,6 @@
 package org.llmplatform.inference.responses;
 
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,6 +147,50 @@ class ResponsesUpstreamTest {
                 .forEach(message -> continuedRoles.add(((JsonObject) message).getString("role")));
         assertEquals(List.of("system", "system", "user", "user", "assistant", "tool"), continuedRoles,
                 "the reasoning item has no chat form");
+    }
+
+    /**
+     * An image and a file in a Responses input reach a chat-only upstream as the chat wire's content parts, a chat
+     * completion's parts reach it as they came, and the embedded engine, which reads text only, refuses both by name.
+     */
+    @Test
+    void imagesAndFilesReachAChatUpstreamAsContentPartsAndTheEngineRefusesThem() {
+        String image = "data:image/png;base64,iVBORw0KGgo=";
+        String pdf = "data:application/pdf;base64,JVBERi0xLjQ=";
+        String input = "[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"What is in these?\"},"
+                + "{\"type\":\"input_image\",\"image_url\":\"" + image + "\",\"detail\":\"low\"},"
+                + "{\"type\":\"input_file\",\"filename\":\"notes.pdf\",\"file_data\":\"" + pdf + "\"}]}]";
+        create(TestIdentities.unique("image"), "{\"model\":\"chat-tools\",\"input\":" + input + "}").then().statusCode(200)
+                .body("output[0].content[0].text", equalTo("Hello there"));
+        JsonArray parts = lastOf(FakeResponsesUpstreams.CHAT_BODIES).getJsonArray("messages").getJsonObject(0)
+                .getJsonArray("content");
+        assertEquals(new JsonArray()
+                .add(new JsonObject().put("type", "text").put("text", "What is in these?"))
+                .add(new JsonObject().put("type", "image_url").put("image_url", new JsonObject().put("url", image).put("detail", "low")))
+                .add(new JsonObject().put("type", "file").put("file", new JsonObject().put("file_data", pdf).put("filename", "notes.pdf"))),
+                parts);
+        create(TestIdentities.unique("image-engine"), "{\"model\":\"" + Callers.MODEL + "\",\"input\":" + input + "}")
+                .then().statusCode(400)
+                .body("error.param", equalTo("input[].content"))
+                .body("error.message", containsString("reads text only"));
+        create(TestIdentities.unique("image-by-id"), "{\"model\":\"chat-tools\",\"input\":[{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"input_image\",\"file_id\":\"file-1\"}]}]}").then().statusCode(400)
+                .body("error.param", equalTo("input[].content[].image_url"));
+
+        String chat = "{\"model\":\"%s\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Describe\"},"
+                + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"" + image + "\"}}]}]}";
+        caller.request().header("Compat-Project", project).body(chat.formatted("chat-tools")).post("/v1/chat/completions")
+                .then().statusCode(200);
+        assertEquals(image, lastOf(FakeResponsesUpstreams.CHAT_BODIES).getJsonArray("messages").getJsonObject(0)
+                .getJsonArray("content").getJsonObject(1).getJsonObject("image_url").getString("url"));
+        caller.request().header("Compat-Project", project).body(chat.formatted(Callers.MODEL)).post("/v1/chat/completions")
+                .then().statusCode(400)
+                .body("error.param", equalTo("messages[0].content[1]"))
+                .body("error.message", equalTo("Model `" + Callers.MODEL + "` reads text only: messages[0].content[1] is not a text part."));
+        caller.request().header("Compat-Project", project).body("{\"model\":\"chat-tools\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":[{\"type\":\"image_url\",\"image_url\":{}}]}]}").post("/v1/chat/completions")
+                .then().statusCode(422)
+                .body("detail[0].loc", equalTo(List.of("body", "messages", 0, "content", 0, "image_url", "url")));
     }
 
     @Test

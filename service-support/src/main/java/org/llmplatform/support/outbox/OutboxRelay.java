@@ -74,12 +74,13 @@ public class OutboxRelay {
 
     private Uni<Integer> publishBatch(SqlConnection connection) {
         String table = config.table().orElseThrow();
-        return connection.preparedQuery("SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked").execute(Tuple.of(table))
-                .chain(lock -> lock.iterator().next().getBoolean("locked")
-                        ? connection.preparedQuery("SELECT id, topic, message_key, payload FROM " + table + " ORDER BY id LIMIT $1")
-                                .execute(Tuple.of(config.batchSize()))
-                                .chain(rows -> send(rows).chain(ids -> delete(connection, table, ids)))
-                        : Uni.createFrom().item(0));
+        // Waits for the lock rather than trying it: a replica woken by its own insert while another replica's round
+        // runs (which may have read the outbox before that insert committed) publishes right after that round,
+        // not at its next poll a second later.
+        return connection.preparedQuery("SELECT pg_advisory_xact_lock(hashtext($1))").execute(Tuple.of(table))
+                .chain(() -> connection.preparedQuery("SELECT id, topic, message_key, payload FROM " + table + " ORDER BY id LIMIT $1")
+                        .execute(Tuple.of(config.batchSize())))
+                .chain(rows -> send(rows).chain(ids -> delete(connection, table, ids)));
     }
 
     /** On a worker thread: {@code KafkaProducer.send} blocks while it fetches a topic's metadata. */
