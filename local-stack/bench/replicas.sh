@@ -6,7 +6,7 @@
 # Prints every check as a figure (replicas.mjs says which) and exits 0 on PASS.
 # Options through the environment: PORT_BASE (ports from N, replicas at +100; default: free ports),
 # DURATION_S (80), KILL_FIRST_S (10), KILL_EVERY_S (15), INGEST_WORKERS (2), BATCH (10), OBJECTS_PER_S (5),
-# TRAINING_JOBS (2), DRAIN_S (90).
+# TRAINING_JOBS (2), DRAIN_S (90), KILL_RUNNING_JOB (1: kill the training replica running a job).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 for jar in local-stack/target/local-stack.jar \

@@ -166,8 +166,8 @@ public interface GatewayConfig {
         Optional<Long> tokensPerMonth();
 
         /**
-         * How stale a replica's copy of the limits set through {@code /v1/limits} may be: it reads them again when
-         * a request comes this long after the last read (the replica that changed them reads them at once).
+         * How stale a replica's copy of the limits set through {@code /v1/limits} may be: it reads them again this
+         * often (the replica that changed them reads them at once).
          */
         @WithDefault("5s")
         Duration refresh();

@@ -30,8 +30,8 @@ import org.llmplatform.inference.http.OpenAiException;
  * <p>Every replica reserves shares of each limit from the same database rows ({@link Allowance}), never more than
  * the limit between them, and admits requests from its share in memory: a request costs a statement only when the
  * share has run out (near a limit, every request). What each replica used is written every
- * {@code gateway.limits.flush}. The limits themselves are read from memory, reloaded from the database at most
- * {@code gateway.limits.refresh} after the last load (at once on the replica that changed them).
+ * {@code gateway.limits.flush}. The limits themselves are read from memory, reloaded from the database every
+ * {@code gateway.limits.refresh} (at once on the replica that changed them).
  */
 @ApplicationScoped
 public class RateLimits {
@@ -41,21 +41,20 @@ public class RateLimits {
 
     private final LimitsStore store;
     private final GatewayConfig config;
-    private final long refreshNanos;
-    private final AtomicBoolean loading = new AtomicBoolean();
     private final AtomicBoolean flushing = new AtomicBoolean();
     private final Map<LimitsStore.Counter, Allowance> allowances = new ConcurrentHashMap<>();
     private volatile Book book = new Book(Map.of());
-    private volatile long loadedAt = Long.MIN_VALUE / 2;
 
     public RateLimits(LimitsStore store, GatewayConfig config) {
         this.store = store;
         this.config = config;
-        this.refreshNanos = config.limits().refresh().toNanos();
     }
 
     void start(@Observes StartupEvent started, Vertx vertx) {
         reload().subscribe().with(ignored -> { }, failure -> LOG.warn("The limits could not be read", failure));
+        // A limit another replica set is in force here within one refresh, whether or not requests come meanwhile.
+        vertx.setPeriodic(config.limits().refresh().toMillis(), ignored -> reload().subscribe()
+                .with(done -> { }, failure -> LOG.warn("The limits could not be reloaded", failure)));
         vertx.setPeriodic(config.limits().flush().toMillis(), ignored -> {
             if (flushing.compareAndSet(false, true)) {
                 flush().onTermination().invoke(() -> flushing.set(false)).subscribe()
@@ -74,18 +73,16 @@ public class RateLimits {
 
     /** Reads the limits from the database now. */
     public Uni<Void> reload() {
-        long started = System.nanoTime();
         return store.all().invoke(rows -> {
             Map<String, Limits> limits = new HashMap<>();
             rows.forEach(row -> limits.put(key(row.projectId(), row.apiKeyId()), row.limits()));
             book = new Book(limits);
-            loadedAt = started;
         }).replaceWithVoid();
     }
 
     /** The limits in force for the project: those set for it, each kind it leaves unset from the configuration. */
     public Limits ofProject(String projectId) {
-        Limits set = current().limits().getOrDefault(key(projectId, LimitsStore.PROJECT), Limits.NONE);
+        Limits set = book.limits().getOrDefault(key(projectId, LimitsStore.PROJECT), Limits.NONE);
         Optional<GatewayConfig.ProjectRules> rules = Optional.ofNullable(config.projects().get(projectId));
         GatewayConfig.Limits every = config.limits();
         return set.orElse(new Limits(
@@ -98,7 +95,7 @@ public class RateLimits {
     /** The limits set for one key within the project (a key has no configured default). */
     public Limits ofKey(String projectId, String apiKeyId) {
         return apiKeyId == null ? Limits.NONE
-                : current().limits().getOrDefault(key(projectId, apiKeyId), Limits.NONE);
+                : book.limits().getOrDefault(key(projectId, apiKeyId), Limits.NONE);
     }
 
     /**
@@ -299,15 +296,6 @@ public class RateLimits {
 
     private static long secondsUntil(Instant now, Instant end) {
         return Math.max(1, (Duration.between(now, end).toMillis() + 999) / 1000);
-    }
-
-    /** The loaded limits; a reload starts, without waiting for it, when they are older than the refresh interval. */
-    private Book current() {
-        if (System.nanoTime() - loadedAt > refreshNanos && loading.compareAndSet(false, true)) {
-            reload().onTermination().invoke(() -> loading.set(false)).subscribe()
-                    .with(ignored -> { }, failure -> LOG.warn("The limits could not be reloaded", failure));
-        }
-        return book;
     }
 
     private static String key(String projectId, String apiKeyId) {
