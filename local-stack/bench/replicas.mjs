@@ -34,6 +34,7 @@ const projectId = `${entity}/${project}`;
 const started = Date.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const running = () => Date.now() - started < durationMs;
+const phase = (name) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${name}`);
 const authorization = { Authorization: `Bearer ${key}` };
 
 async function request(base, method, path, body, headers = {}) {
@@ -306,9 +307,11 @@ for (const name of ['a', 'b']) {
 }
 console.log(`project ${projectId}; edge ${edge}; replicas ${JSON.stringify(replicaUrls)}; ${automations.length} automations on CREATE_ARTIFACT`);
 
-await Promise.all([killInTurn(), objectWorker(), chatWorker(), trainingWorker(),
-  ...Array.from({ length: ingestWorkers }, (_, w) => ingestWorker(w))]);
+const done = (name) => () => phase(`${name} done`);
+await Promise.all([killInTurn().then(done('kills')), objectWorker().then(done('objects')), chatWorker().then(done('chat')),
+  trainingWorker().then(done('training')), ...Array.from({ length: ingestWorkers }, (_, w) => ingestWorker(w).then(done(`ingest ${w + 1}`)))]);
 const runS = (Date.now() - started) / 1000;
+phase('load and kills done; waiting for the deliveries');
 
 // Deliveries: wait for every (object, automation) pair, past the delivery lease (60 s) if a dead replica held one.
 const expectedSlots = [...objects.acknowledged.keys()].flatMap((id) => ['a', 'b'].map((a) => `${id}|${a}`));
@@ -328,6 +331,7 @@ for (const slot of expectedSlots) {
 }
 const unexpectedSlots = [...deliveries.keys()].filter((slot) => !expectedSlots.includes(slot)).length;
 
+phase('deliveries settled; waiting for the usage records');
 // Usage: counted once per answered request (it travels through Kafka: wait for it to settle).
 let usageRequests = null;
 const usageDeadline = Date.now() + 60_000;
@@ -355,6 +359,7 @@ try {
   outboxPass = rows[0] === rows[1] && rows[1] === objects.acknowledged.size;
 } catch (error) { outbox = `not measured (${error.message.split('\n')[0]})`; }
 
+phase('the limits check');
 // The gateway's limits across its replicas: a project's requests per minute, set through the edge, are admitted
 // exactly once between both replicas (40 requests at once, alternating replicas, against a limit of 25).
 const limits = await limitsAcrossReplicas();
