@@ -56,13 +56,8 @@ final class ChatTranslation {
         switch (item.path("type").asText("message")) {
             case "message" -> {
                 String role = item.path("role").asText();
-                ObjectNode message = messages.addObject().put("role", "developer".equals(role) ? "system" : role);
-                JsonNode content = item.get("content");
-                if (hasMedia(content)) {
-                    message.set("content", parts(content));
-                } else {
-                    message.put("content", text(content, "input[].content"));
-                }
+                messages.addObject().put("role", "developer".equals(role) ? "system" : role)
+                        .set("content", content(item.get("content"), "input[].content"));
             }
             case "function_call" -> {
                 ObjectNode call = NODES.objectNode().put("id", item.path("call_id").asText()).put("type", "function");
@@ -88,55 +83,57 @@ final class ChatTranslation {
         }
     }
 
-    /** A string, or the text of content parts joined; a part that is not text cannot be translated. */
-    private static String text(JsonNode content, String param) {
+    /**
+     * A string as it is; content parts as the text of the parts joined when all are text, else as the chat wire's
+     * parts ({@link #parts}).
+     */
+    private static JsonNode content(JsonNode content, String param) {
         if (content == null || content.isNull()) {
-            return "";
+            return NODES.textNode("");
         }
         if (content.isTextual()) {
-            return content.textValue();
+            return content;
         }
+        ArrayNode parts = parts(content, param);
         StringBuilder text = new StringBuilder();
-        for (JsonNode part : content) {
-            String type = part.path("type").asText();
-            switch (type) {
-                case "input_text", "output_text", "text" -> text.append(part.path("text").asText());
-                case "refusal" -> text.append(part.path("refusal").asText());
-                default -> throw ResponsesRequestParser.invalid("invalid_value", param, "Content of type '" + type
-                        + "' is not supported by this model; it reads text only.");
+        for (JsonNode part : parts) {
+            if (!"text".equals(part.path("type").asText())) {
+                return parts;
             }
+            text.append(part.path("text").asText());
         }
-        return text.toString();
+        return NODES.textNode(text.toString());
     }
 
-    private static boolean hasMedia(JsonNode content) {
-        if (content == null || !content.isArray()) {
-            return false;
+    /** The text of a string or of text parts (parts map one to one); a part that is not text has no place there. */
+    private static String text(JsonNode content, String param) {
+        JsonNode converted = content(content, param);
+        if (converted.isTextual()) {
+            return converted.textValue();
         }
-        for (JsonNode part : content) {
-            String type = part.path("type").asText();
-            if ("input_image".equals(type) || "input_file".equals(type)) {
-                return true;
-            }
+        int notText = 0;
+        while ("text".equals(converted.get(notText).path("type").asText())) {
+            notText++;
         }
-        return false;
+        throw notSupported(content.get(notText).path("type").asText(), param);
     }
 
     /**
-     * Content with images or files as the chat wire's parts: text as {@code text}, {@code input_image} as
-     * {@code image_url} (its URL, a {@code data:} URL too, and detail), {@code input_file} as {@code file} (its data,
-     * id and name). An image by file id and a file by URL have no chat form.
+     * Content parts as the chat wire's: text as {@code text}, {@code input_image} as {@code image_url} (its URL, a
+     * {@code data:} URL too, and detail), {@code input_file} as {@code file} (its data, id and name). An image by file
+     * id and a file by URL have no chat form.
      */
-    private static ArrayNode parts(JsonNode content) {
+    private static ArrayNode parts(JsonNode content, String param) {
         ArrayNode parts = NODES.arrayNode();
         for (JsonNode part : content) {
             String type = part.path("type").asText();
             switch (type) {
                 case "input_text", "output_text", "text" -> parts.addObject().put("type", "text")
                         .put("text", part.path("text").asText());
+                case "refusal" -> parts.addObject().put("type", "text").put("text", part.path("refusal").asText());
                 case "input_image" -> {
                     if (!part.path("image_url").isTextual()) {
-                        throw ResponsesRequestParser.invalid("invalid_value", "input[].content[].image_url",
+                        throw ResponsesRequestParser.invalid("invalid_value", param + "[].image_url",
                                 "An input_image needs an image_url (a URL or a data: URL) for this model; file_id is not supported.");
                     }
                     ObjectNode image = parts.addObject().put("type", "image_url").putObject("image_url")
@@ -147,7 +144,7 @@ final class ChatTranslation {
                 }
                 case "input_file" -> {
                     if (!part.path("file_data").isTextual() && !part.path("file_id").isTextual()) {
-                        throw ResponsesRequestParser.invalid("invalid_value", "input[].content[].file_data",
+                        throw ResponsesRequestParser.invalid("invalid_value", param + "[].file_data",
                                 "An input_file needs file_data or file_id for this model; file_url is not supported.");
                     }
                     ObjectNode file = parts.addObject().put("type", "file").putObject("file");
@@ -157,12 +154,15 @@ final class ChatTranslation {
                         }
                     }
                 }
-                case "refusal" -> parts.addObject().put("type", "text").put("text", part.path("refusal").asText());
-                default -> throw ResponsesRequestParser.invalid("invalid_value", "input[].content", "Content of type '"
-                        + type + "' is not supported by this model.");
+                default -> throw notSupported(type, param);
             }
         }
         return parts;
+    }
+
+    private static RuntimeException notSupported(String type, String param) {
+        return ResponsesRequestParser.invalid("invalid_value", param, "Content of type '" + type
+                + "' is not supported by this model; it reads text only.");
     }
 
     /** Function tools as chat tools; {@code tool_choice} {@code auto} is the chat default and left out. */
