@@ -37,14 +37,35 @@ const running = () => Date.now() - started < durationMs;
 const phase = (name) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${name}`);
 const authorization = { Authorization: `Bearer ${key}` };
 
+/** Requests not yet answered, with where they stand: a run that waits names what it waits on. */
+const inFlight = new Map();
+let requestCount = 0;
+
 async function request(base, method, path, body, headers = {}) {
-  const response = await fetch(base + path, {
-    method, headers: { ...authorization, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body), signal: AbortSignal.timeout(120_000),
-  });
-  const text = await response.text();
-  return { status: response.status, text, json: () => JSON.parse(text) };
+  const id = ++requestCount;
+  const entry = { at: Date.now(), what: `${method} ${base}${path}`, stage: 'sent' };
+  inFlight.set(id, entry);
+  try {
+    const response = await fetch(base + path, {
+      method, headers: { ...authorization, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body), signal: AbortSignal.timeout(120_000),
+    });
+    entry.stage = `head ${response.status} came, reading the body`;
+    const text = await response.text();
+    return { status: response.status, text, json: () => JSON.parse(text) };
+  } finally {
+    inFlight.delete(id);
+  }
 }
+
+/** Every 30 s past the run's duration, the requests that have waited longer than 10 s. */
+setInterval(() => {
+  if (running()) return;
+  const now = Date.now();
+  for (const { at, what, stage } of inFlight.values()) {
+    if (now - at > 10_000) phase(`waiting ${((now - at) / 1000).toFixed(0)} s on ${what} (${stage})`);
+  }
+}, 30_000).unref();
 
 async function call(base, method, path, body, expected = 200, headers = {}) {
   const answer = await request(base, method, path, body, headers);
