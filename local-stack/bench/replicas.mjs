@@ -8,7 +8,8 @@
 // Env: CONSOLE_URL, KEY, LAUNCHER_PID, {TRACING,INFERENCE,TRAINING,AUTOMATION}_PORT (replica k: port + 100·k),
 // PG_PORT (for the outbox check with psql); DURATION_S (80), KILL_FIRST_S (10), KILL_EVERY_S (15),
 // INGEST_WORKERS (2), BATCH (10 calls), OBJECTS_PER_S (5), TRAINING_JOBS (2), KILL_RUNNING_JOB (1: the training
-// kill waits for a running job and kills the replica running it).
+// kill waits for a running job and kills the replica running it), CANCELS (4 running jobs cancelled after the load),
+// LOG_DIR (the services' logs, where each trainer says it stopped a cancelled job).
 import http from 'node:http';
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -73,18 +74,27 @@ async function call(base, method, path, body, expected = 200, headers = {}) {
   return answer.text ? answer.json() : null;
 }
 
-/** Sends until the edge answers `expected` (a refused or broken request is sent again, like an SDK), counting resends. */
+/**
+ * Sends until the edge answers `expected` (a refused or broken request is sent again, like an SDK), counting resends.
+ * A client error other than 429 is not sent again (an SDK does not either): it ends the run with its answer.
+ */
 async function untilAcknowledged(stats, send, expected = 200) {
   for (;;) {
+    let answer;
     try {
-      const answer = await send();
-      if (answer.status === expected) return answer;
-      stats.resent++;
-      stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
+      answer = await send();
     } catch (error) {
       stats.resent++;
       stats.statuses[error.name] = (stats.statuses[error.name] ?? 0) + 1;
+      await sleep(200);
+      continue;
     }
+    if (answer.status === expected) return answer;
+    if (answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
+      throw new Error(`answered ${answer.status}, which is not sent again: ${answer.text.slice(0, 300)}`);
+    }
+    stats.resent++;
+    stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
     await sleep(200);
   }
 }
@@ -328,6 +338,14 @@ for (const name of ['a', 'b']) {
 }
 console.log(`project ${projectId}; edge ${edge}; replicas ${JSON.stringify(replicaUrls)}; ${automations.length} automations on CREATE_ARTIFACT`);
 
+// The project's first call is written with upsert_batch: a project whose first write is calls/complete is in Weave's
+// "complete" mode, which refuses the older SDKs' upsert_batch (400), and the workers use both.
+{
+  const { ids, path, body } = ingestBatch(false);
+  await untilAcknowledged(ingest, () => request(edge, 'POST', path, body));
+  ids.forEach((id) => ingest.acknowledged.add(id));
+  ingest.batches++;
+}
 const done = (name) => () => phase(`${name} done`);
 await Promise.all([killInTurn().then(done('kills')), objectWorker().then(done('objects')), chatWorker().then(done('chat')),
   trainingWorker().then(done('training')), ...Array.from({ length: ingestWorkers }, (_, w) => ingestWorker(w).then(done(`ingest ${w + 1}`)))]);
@@ -380,6 +398,11 @@ try {
   outboxPass = rows[0] === rows[1] && rows[1] === objects.acknowledged.size;
 } catch (error) { outbox = `not measured (${error.message.split('\n')[0]})`; }
 
+phase('the cancel check');
+// A cancel reaches the training replica running the job, whichever it is: each cancelled job's trainer logs that it
+// stopped. With one consumer group for the orders, half of them went to the replica that did not run the job.
+const cancels = await cancelRunningJobs();
+
 phase('the limits check');
 // The gateway's limits across its replicas: a project's requests per minute, set through the edge, are admitted
 // exactly once between both replicas (40 requests at once, alternating replicas, against a limit of 25).
@@ -407,6 +430,58 @@ async function limitsAcrossReplicas() {
   };
 }
 
+async function cancelRunningJobs() {
+  const count = Number(process.env.CANCELS ?? 4);
+  const logDir = process.env.LOG_DIR;
+  // A model per job: records are keyed by model, so each job's request and cancel fall on partitions of their own.
+  const groupsFor = async (name) => {
+    const model = await call(edge, 'POST', '/v1/preview/models', { project, name, base_model: 'stories260K', return_existing: true });
+    const sampled = await call(edge, 'POST', '/v1/chat/completions', {
+      model: `wandb-artifact:///${model.entity}/${project}/${name}`, messages: [{ role: 'user', content: 'Once upon a time' }],
+      n: 4, seed: 11, temperature: 1.0, max_tokens: 16, logprobs: true, return_tokens_as_token_ids: true,
+    });
+    const group = { trajectories: sampled.choices.map((choice, i) => ({ messages_and_choices: [{ role: 'user', content: 'Once upon a time' }, choice], reward: i })) };
+    // Long enough to be cancelled while it trains: 60 gradient steps.
+    return { model, groups: Array.from({ length: 60 }, () => group) };
+  };
+  const logsSaying = (text) => fs.readdirSync(logDir).filter((name) => name.startsWith('training-service') && name.endsWith('.log'))
+    .filter((name) => fs.readFileSync(`${logDir}/${name}`, 'utf8').includes(text));
+  const results = [];
+  for (let k = 0; k < count; k++) {
+    const { model, groups } = await groupsFor(`cancel-teller-${k}`);
+    const job = await call(edge, 'POST', '/v1/preview/training-jobs', { model_id: model.id, trajectory_groups: groups });
+    const startDeadline = Date.now() + 120_000;
+    let started = false;
+    while (!started && Date.now() < startDeadline) {
+      const events = await call(edge, 'GET', `/v1/preview/training-jobs/${job.id}/events?limit=100`);
+      started = events.data.some((event) => event.type === 'gradient_step');
+      if (!started) await sleep(200);
+    }
+    const cancelledAt = Date.now();
+    await call(edge, 'POST', `/v1/preview/training-jobs/${job.id}/cancel`);
+    let stoppedBy = [];
+    let toldTo = [];
+    while ((stoppedBy.length === 0 || toldTo.length < 2) && Date.now() - cancelledAt < 30_000) {
+      await sleep(250);
+      stoppedBy = logDir ? logsSaying(`Stopped training job ${job.id}: it was cancelled`) : [];
+      toldTo = logDir ? logsSaying(`Training job ${job.id} is cancelled`) : [];
+    }
+    results.push({ id: job.id, started, stoppedBy, toldTo, stoppedAfter: stoppedBy.length ? Date.now() - cancelledAt : null });
+  }
+  // Each order reaches both replicas, and the one running the job stops. (In one consumer group shared by the
+  // replicas, a cancel reached the right one only when both groups happened to give it the same partitions.)
+  const stopped = results.filter((r) => r.started && r.stoppedBy.length === 1 && r.toldTo.length === 2);
+  const byLog = {};
+  stopped.forEach((r) => { byLog[r.stoppedBy[0]] = (byLog[r.stoppedBy[0]] ?? 0) + 1; });
+  return {
+    figure: logDir ? `${results.length} running jobs cancelled through the edge: ${stopped.length} told to both replicas and stopped by the one running them `
+      + `within ${Math.max(0, ...stopped.map((r) => r.stoppedAfter))} ms (${Object.entries(byLog).map(([log, n]) => `${log}: ${n}`).join(', ')})`
+      + `${results.length > stopped.length ? `; not stopped: ${results.filter((r) => !stopped.includes(r)).map((r) => r.id.slice(0, 8) + (r.started ? ` (told to ${r.toldTo.length}, stopped by ${r.stoppedBy.length})` : ' (never trained)')).join(', ')}` : ''}`
+      : 'not run (LOG_DIR unset)',
+    pass: !logDir || stopped.length === results.length,
+  };
+}
+
 const fmtStatuses = (s) => Object.entries(s).map(([k, v]) => `${k}×${v}`).join(' ') || 'none';
 const jobsOk = training.jobs.length === trainingJobs && training.jobs.every((j) => j.events.training_started === 1 && j.events.training_ended === 1 && !j.events.training_failed);
 const servedOk = training.served.length === 2;
@@ -419,6 +494,7 @@ const checks = [
   ['checkpoints', `the trained model answered by ${training.served.length} of 2 gateway replicas (${training.served.map((s) => s.base).join(', ')})${training.notServed ? `; last refusal: ${training.notServed}` : ''}`, servedOk],
   ['usage', `${chat.answered} completions answered (${chat.failed} failed: ${fmtStatuses(chat.statuses)}); usage counts ${usageRequests} requests`, usageRequests === chat.answered],
   ['outbox', outbox, outboxPass],
+  ['cancel', cancels.figure, cancels.pass],
   ['limits', limits.figure, limits.pass],
   ['longest wait', `ingest ${ingest.gap.longest()} ms, objects ${objects.gap.longest()} ms, chat ${chat.gap.longest()} ms, object → webhook ${longestDelivery} ms (delivery lease 60 s, training heartbeat lease 60 s)`, Math.max(ingest.gap.longest(), objects.gap.longest(), chat.gap.longest(), longestDelivery) <= 60_000],
 ];
