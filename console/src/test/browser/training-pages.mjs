@@ -2,7 +2,8 @@
 // the console by visible text and labels: the model and its reward curve, the job training while the page is open
 // (it grows without a reload), the new checkpoint; chats with the new checkpoint in the playground (streamed,
 // traced), compares it with the base model, opens the exchange's trace, and finds the tokens on the usage page,
-// where a request the gateway refused counts among the errors.
+// where a request the gateway refused counts among the errors; then judges the exchanges and trains the model on
+// them from the calls table.
 // Prints one marker per step; screenshots go to the folder in SCREENSHOTS when it is set.
 // Usage: node training-pages.mjs <console origin> <API key> <entity> <project> <base model>
 import { chromium } from 'playwright-core';
@@ -197,6 +198,42 @@ try {
   await projectRow.getByRole('cell', { name: new RegExp(` of ${(1000000).toLocaleString()}$`) }).waitFor();
   await shot(page, 'usage-limits');
   step('LIMITS_SET');
+
+  // The loop: the playground's exchanges, judged with a 👍 and a 👎, become an RL job on the model from the calls
+  // table; the third exchange has no reaction and is left out, with the reason shown.
+  const completions = (await (await fetch(`${origin}/calls/stream_query`, { method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ project_id: `${entity}/${project}`, filter: { op_names: ['weave.completions_create'] }, sort_by: [{ field: 'started_at', direction: 'asc' }] }),
+  })).text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  if (completions.length !== 3) throw new Error(`the playground left ${completions.length} completion calls, not 3`);
+  for (const [call, emoji] of [[completions[0], '👍'], [completions[1], '👎']]) {
+    await callApi('/feedback/create', { project_id: `${entity}/${project}`, weave_ref: `weave:///${entity}/${project}/call/${call.id}`,
+      feedback_type: 'wandb.reaction.1', payload: { emoji } });
+  }
+  await page.goto(`${origin}/#/p/${entity}/${project}/calls?op=weave.completions_create`);
+  await page.getByLabel('Select every call on this page').check();
+  await page.getByText('3 selected').waitFor();
+  await page.getByRole('button', { name: 'Train on selected…' }).click();
+  const trainPanel = page.getByRole('region', { name: 'Train on the selected calls' });
+  await trainPanel.getByLabel('Training', { exact: true }).selectOption('rl');
+  await trainPanel.getByLabel('Reward', { exact: true }).selectOption('reaction');
+  await trainPanel.getByLabel('Compare', { exact: true }).selectOption('selection');
+  await trainPanel.getByLabel('Model', { exact: true }).selectOption(model.id);
+  await trainPanel.getByRole('button', { name: 'Preview' }).click();
+  await trainPanel.getByText('2 trajectories in 1 group').waitFor();
+  await trainPanel.getByText('1 selected call left out').waitFor();
+  await trainPanel.getByText('it has no 👍 or 👎 reaction').waitFor();
+  await shot(page, 'calls-train-preview');
+  await trainPanel.getByRole('button', { name: 'Start training' }).click();
+  await page.getByRole('region', { name: 'Checkpoints' }).waitFor();
+  const loopJobs = page.getByRole('region', { name: 'Training jobs' });
+  for (let attempt = 0; (await loopJobs.getByText('Completed').count()) < 2; attempt++) {
+    if (attempt > 180) throw new Error('the job started from the calls did not complete');
+    await page.waitForTimeout(1000);
+  }
+  await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: /^2 / }).waitFor();
+  await shot(page, 'calls-trained');
+  step('TRAINED_FROM_CALLS');
 } catch (error) {
   await shot(page, 'training-failure');
   throw error;

@@ -5,6 +5,7 @@ import { api, opShortName } from '../shared/api.js';
 import { href, navigate, projectPath } from '../shared/router.js';
 import { statusBadge, STATUSES, usageTotals } from '../shared/status.js';
 import { callsFilter, callsPageRequest, PAGE_SIZE, SORT_FIELDS } from './calls-query.js';
+import { trainPanel } from './train-from-calls.js';
 
 const COLUMNS = [
   ['op', 'Op'], ['name', 'Name'], ['status', 'Status'], ['started', 'Started'], ['latency', 'Latency', 'num'],
@@ -35,7 +36,7 @@ export async function renderCalls(view, [entity, project], params, isCurrent) {
     replace(rows, state(page > 0 ? 'No more calls on this page.' : [...params.keys()].some((key) => key !== 'sort' && key !== 'dir')
       ? 'No call matches these filters.' : 'This project has no calls yet.'));
   } else {
-    replace(rows, table(calls, entity, project, params, go));
+    replace(rows, selectable(calls, entity, project, params, go));
   }
   rows.append(h('nav', { class: 'pager', 'aria-label': 'Pages' },
     h('button', { type: 'button', disabled: page === 0, onclick: () => go({ page: page - 1 || '' }) }, 'Previous page'),
@@ -74,7 +75,29 @@ function filters(projectId, params, go) {
     h('button', { type: 'button', class: 'secondary', onclick: () => navigate(location.hash.slice(1).split('?')[0]) }, 'Clear')));
 }
 
-function table(calls, entity, project, params, go) {
+/** The table with a checkbox per call, and what can be done with the checked ones (train on them). */
+function selectable(calls, entity, project, params, go) {
+  const selected = new Set();
+  const count = h('span', { class: 'selection-count', 'aria-live': 'polite' });
+  const panel = h('div');
+  const train = h('button', { type: 'button', id: 'train-selected', disabled: true, onclick: () => {
+    replace(panel, trainPanel(entity, project, calls.filter((call) => selected.has(call.id)).map((call) => call.id), () => replace(panel)));
+  } }, 'Train on selected…');
+  const boxes = new Map(calls.map((call) => [call.id, h('input', { type: 'checkbox', 'aria-label': `Select call ${call.id.slice(0, 8)}`,
+    onchange: (event) => { if (event.target.checked) selected.add(call.id); else selected.delete(call.id); changed(); } })]));
+  const all = h('input', { type: 'checkbox', 'aria-label': 'Select every call on this page', onchange: (event) => {
+    boxes.forEach((box, id) => { box.checked = event.target.checked; if (box.checked) selected.add(id); else selected.delete(id); });
+    changed();
+  } });
+  function changed() {
+    replace(count, selected.size === 0 ? '' : `${selected.size} selected`);
+    train.disabled = selected.size === 0;
+    all.checked = selected.size === calls.length;
+  }
+  return h('div', {}, h('div', { class: 'selection-bar' }, train, count), panel, table(calls, entity, project, params, go, boxes, all));
+}
+
+function table(calls, entity, project, params, go, boxes, all) {
   const sort = params.get('sort') ?? 'started';
   const direction = params.get('dir') === 'asc' ? 'asc' : 'desc';
   const header = COLUMNS.map(([key, label, kind]) => {
@@ -86,12 +109,13 @@ function table(calls, entity, project, params, go) {
         title: `Sort by ${label.toLowerCase()}` }, label, active ? (direction === 'asc' ? ' ▲' : ' ▼') : ''));
   });
   return h('table', { class: 'grid calls' },
-    h('thead', {}, h('tr', {}, header)),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'select' }, all), header)),
     h('tbody', {}, calls.map((call) => {
       const { tokens, cost } = usageTotals(call.summary);
       const weave = call.summary?.weave ?? {};
       const link = href(projectPath(entity, project, 'traces', call.trace_id), { call: call.id });
       return h('tr', {},
+        h('td', { class: 'select' }, boxes.get(call.id)),
         h('td', {}, h('a', { href: link }, opShortName(call.op_name))),
         h('td', {}, call.display_name ?? ''),
         h('td', {}, statusBadge(weave.status)),

@@ -9,13 +9,13 @@ export class ApiError extends Error {
   }
 }
 
-async function send(path, body, method = body === undefined ? 'GET' : 'POST') {
+async function send(path, body, method = body === undefined ? 'GET' : 'POST', contentType = 'application/json') {
   const headers = { Authorization: `Bearer ${session.key()}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = contentType;
   let response;
   try {
     response = await fetch(path, { method, headers,
-      body: body === undefined ? undefined : JSON.stringify(body) });
+      body: body === undefined ? undefined : contentType === 'application/json' ? JSON.stringify(body) : body });
   } catch (error) {
     throw new ApiError(0, `The console could not be reached (${error.message}).`);
   }
@@ -47,6 +47,8 @@ export const api = {
   post: async (path, body) => json(await send(path, body, 'POST')),
   put: async (path, body) => json(await send(path, body, 'PUT')),
   delete: async (path) => json(await send(path, undefined, 'DELETE')),
+  /** A body sent as it is (a file's text), answered with JSON. */
+  upload: async (path, text, contentType) => json(await send(path, text, 'POST', contentType)),
   /** A JSON Lines endpoint's objects. */
   lines: async (path, body) => (await (await send(path, body)).text()).split('\n').filter((line) => line.trim())
     .map((line) => JSON.parse(line)),

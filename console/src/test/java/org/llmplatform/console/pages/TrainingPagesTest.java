@@ -41,7 +41,7 @@ class TrainingPagesTest {
         String project = "stories";
 
         String output = BrowserScripts.runPages(Duration.ofSeconds(420), List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
-                "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET"),
+                "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET", "TRAINED_FROM_CALLS"),
                 "node", "training-pages.mjs", origin, key, user, project,
                 TrainingStackProcesses.BASE_MODEL);
         System.out.println(output);
