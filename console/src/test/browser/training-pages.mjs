@@ -234,6 +234,27 @@ try {
   await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: /^2 / }).waitFor();
   await shot(page, 'calls-trained');
   step('TRAINED_FROM_CALLS');
+
+  // SFT on the answer judged 👍 only: the lines go up as a training file, then an SFT job trains on it.
+  await page.goto(`${origin}/#/p/${entity}/${project}/calls?op=weave.completions_create`);
+  await page.getByLabel('Select every call on this page').check();
+  await page.getByRole('button', { name: 'Train on selected…' }).click();
+  await trainPanel.getByLabel('Training', { exact: true }).selectOption('sft');
+  await trainPanel.getByLabel('Reward', { exact: true }).selectOption('reaction');
+  await trainPanel.getByLabel('Only calls rewarded at least', { exact: true }).fill('1');
+  await trainPanel.getByLabel('Model', { exact: true }).selectOption(model.id);
+  await trainPanel.getByRole('button', { name: 'Preview' }).click();
+  await trainPanel.getByText('1 training example').waitFor();
+  await trainPanel.getByText('2 selected calls left out').waitFor();
+  await trainPanel.getByText('its reward 0.0 is below min_reward 1.0').waitFor();
+  await trainPanel.getByRole('button', { name: 'Start training' }).click();
+  await page.getByRole('region', { name: 'Checkpoints' }).waitFor();
+  for (let attempt = 0; (await loopJobs.getByText('Completed').count()) < 3; attempt++) {
+    if (attempt > 180) throw new Error('the SFT job started from the calls did not complete');
+    await page.waitForTimeout(1000);
+  }
+  await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: /^3 / }).waitFor();
+  step('SFT_FROM_CALLS');
 } catch (error) {
   await shot(page, 'training-failure');
   throw error;

@@ -21,7 +21,8 @@ import org.llmplatform.testing.TestIdentities;
  * and trained on the CPU): a person trains a model through the API while watching it in the training page, chats
  * with the new checkpoint in the playground, finds the exchange among the traces and its tokens on the usage page,
  * where a request the gateway refused (422) counts among the errors, and sets the project's limits there, which the
- * next request counts against ({@code src/test/browser/training-pages.mjs} in
+ * next request counts against; then judges the playground's exchanges (👍, 👎) and, from the calls table, trains the
+ * model on them by RL and by SFT ({@code src/test/browser/training-pages.mjs} in
  * headless Chromium). Runs where Chromium and the scripts' npm dependencies ({@code npm ci} in src/test/browser) are
  * present.
  */
@@ -41,7 +42,8 @@ class TrainingPagesTest {
         String project = "stories";
 
         String output = BrowserScripts.runPages(Duration.ofSeconds(420), List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
-                "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET", "TRAINED_FROM_CALLS"),
+                "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET", "TRAINED_FROM_CALLS",
+                "SFT_FROM_CALLS"),
                 "node", "training-pages.mjs", origin, key, user, project,
                 TrainingStackProcesses.BASE_MODEL);
         System.out.println(output);
