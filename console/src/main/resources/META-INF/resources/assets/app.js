@@ -21,6 +21,7 @@ import { renderModels, renderModel } from './training/training-page.js';
 import { renderPlayground } from './playground/playground-page.js';
 import { renderUsage } from './usage/usage-page.js';
 import { renderPrices } from './prices/prices-page.js';
+import { renderEvaluations, renderEvaluationCompare } from './evaluations/evaluations-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
 const AUTOMATIONS = '/automations/([^/]+)';
@@ -29,6 +30,8 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/?(?:calls)?$`), renderCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls')],
   [new RegExp(`^${PROJECT}/calls/([^/]+)$`), renderCallLink, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Call')],
   [new RegExp(`^${PROJECT}/traces/([^/]+)$`), renderTrace, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Trace')],
+  [new RegExp(`^${PROJECT}/evaluations$`), renderEvaluations, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations')],
+  [new RegExp(`^${PROJECT}/evaluations/compare$`), renderEvaluationCompare, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations', 'Compare')],
   [new RegExp(`^${PROJECT}/threads$`), renderThreads, ([entity, project]) => projectCrumbs(entity, project, 'Threads')],
   [new RegExp(`^${PROJECT}/threads/([^/]+)$`), renderThread, ([entity, project]) => projectCrumbs(entity, project, 'Threads', 'Thread')],
   [new RegExp(`^${PROJECT}/objects$`), renderObjects, ([entity, project]) => projectCrumbs(entity, project, 'Objects')],
@@ -51,7 +54,7 @@ const ROUTES = [
   [/^\/teams\/([^/]+)$/, renderTeam, ([team]) => sectionCrumbs('Teams', team)],
 ];
 
-const TABS = { Calls: 'calls', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
+const TABS = { Calls: 'calls', Evaluations: 'evaluations', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
   Prices: 'prices' };
 const SECTIONS = { Automations: '/automations', 'API keys': '/keys', Teams: '/teams' };
 

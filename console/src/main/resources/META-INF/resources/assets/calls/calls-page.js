@@ -83,7 +83,7 @@ function selectable(calls, entity, project, params, go) {
   const train = h('button', { type: 'button', id: 'train-selected', disabled: true, onclick: () => {
     replace(panel, trainPanel(entity, project, calls.filter((call) => selected.has(call.id)).map((call) => call.id), () => replace(panel)));
   } }, 'Train on selected…');
-  const boxes = new Map(calls.map((call) => [call.id, h('input', { type: 'checkbox', 'aria-label': `Select call ${call.id.slice(0, 8)}`,
+  const boxes = new Map(calls.map((call) => [call.id, h('input', { type: 'checkbox', 'aria-label': `Select call ${call.id.slice(-8)}`,
     onchange: (event) => { if (event.target.checked) selected.add(call.id); else selected.delete(call.id); changed(); } })]));
   const all = h('input', { type: 'checkbox', 'aria-label': 'Select every call on this page', onchange: (event) => {
     boxes.forEach((box, id) => { box.checked = event.target.checked; if (box.checked) selected.add(id); else selected.delete(id); });

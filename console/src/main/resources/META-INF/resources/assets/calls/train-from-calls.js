@@ -4,7 +4,7 @@
 // public API call a script could make too; the job is then watched on the Training page.
 import { h, replace, state } from '../shared/dom.js';
 import { api } from '../shared/api.js';
-import { navigate, projectPath } from '../shared/router.js';
+import { href, navigate, projectPath } from '../shared/router.js';
 
 async function trainableModels(entity, project) {
   const models = [];
@@ -28,7 +28,7 @@ function trajectoriesRequest(projectId, callIds, choices) {
   return body;
 }
 
-function describe(data) {
+function describe(data, entity, project) {
   const count = data.trajectory_groups
     ? `${data.trajectory_groups.reduce((n, group) => n + group.trajectories.length, 0)} trajectories in ${data.trajectory_groups.length} group${data.trajectory_groups.length === 1 ? '' : 's'}`
     : `${data.lines.length} training example${data.lines.length === 1 ? '' : 's'}`;
@@ -36,7 +36,8 @@ function describe(data) {
     h('p', { class: 'train-count' }, count),
     data.skipped.length === 0 ? null : h('details', { open: true },
       h('summary', {}, `${data.skipped.length} selected call${data.skipped.length === 1 ? '' : 's'} left out`),
-      h('ul', { class: 'train-skipped' }, data.skipped.map((skip) => h('li', {}, h('code', {}, skip.call_id.slice(0, 8)), ` ${skip.reason}`)))));
+      h('ul', { class: 'train-skipped' }, data.skipped.map((skip) => h('li', {},
+        h('a', { href: href(projectPath(entity, project, 'calls', skip.call_id)) }, h('code', {}, skip.call_id.slice(-8))), ` ${skip.reason}`)))));
 }
 
 async function startJob(model, data, kind) {
@@ -94,7 +95,7 @@ export function trainPanel(entity, project, callIds, close) {
   const preview = async () => {
     replace(result, state('Reading the calls…'));
     try {
-      replace(result, describe(await build()));
+      replace(result, describe(await build(), entity, project));
     } catch (error) {
       replace(result, state(`The calls could not become training data: ${error.message}`, 'error'));
     }
@@ -111,7 +112,7 @@ export function trainPanel(entity, project, callIds, close) {
       const data = await build();
       const empty = data.trajectory_groups ? data.trajectory_groups.length === 0 : data.lines.length === 0;
       if (empty) {
-        replace(result, describe(data), state('None of the selected calls can be trained on.', 'error'));
+        replace(result, describe(data, entity, project), state('None of the selected calls can be trained on.', 'error'));
         return;
       }
       const job = await startJob(chosen, data, kind.value);

@@ -128,6 +128,25 @@ class ConsolePagesTest {
                 .body(Map.of("project_id", projectId, "costs", costs)).post("/cost/create").then().statusCode(200);
     }
 
+    @Test
+    @EnabledIf("browserAvailable")
+    void aPersonComparesTwoModelsEvaluationRunsOnOneDataset() throws Exception {
+        String origin = base.toString().replaceAll("/$", "");
+        String user = TestIdentities.unique("evaluator");
+        String key = AdminApi.userWithKey(user);
+        String project = "arithmetic";
+
+        String seeded = BrowserScripts.run(Duration.ofSeconds(120),
+                Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
+                        "HOME", Files.createTempDirectory("weave-home").toString()), "node", "seed-evals.mjs", user + "/" + project);
+        assertTrue(seeded.contains("SEEDED"), seeded);
+
+        String pages = BrowserScripts.runPages(Duration.ofSeconds(120), List.of("EVALUATIONS_LISTED", "EVALUATIONS_FILTERED",
+                "EVALUATIONS_COMPARED", "DISAGREEMENTS_SHOWN", "PREDICTION_OPENED"),
+                "node", "evaluation-pages.mjs", origin, key, user, project);
+        assertFalse(pages.contains("CONSOLE ERROR"), pages);
+    }
+
     static boolean browserAvailable() throws IOException {
         return BrowserScripts.available("weave");
     }

@@ -86,7 +86,9 @@ final class EvalResultRows {
         ObjectNode trial = json.createObjectNode();
         trial.put("predict_and_score_call_id", predictAndScore.id());
         trial.put("predict_call_id", predict == null ? null : predict.id());
-        trial.set("model_output", output.path("output").isMissingNode() ? NullNode.getInstance() : output.get("output"));
+        // The TypeScript SDK (and older Python SDKs) name it model_output.
+        JsonNode modelOutput = output.has("output") ? output.get("output") : output.path("model_output");
+        trial.set("model_output", modelOutput.isMissingNode() ? NullNode.getInstance() : modelOutput);
         trial.set("scores", scores);
         putNumber(trial, "model_latency_seconds", latencySeconds(predict, output));
         Long tokens = usageCall == null ? null : totalTokens(usageCall.summary());
@@ -294,6 +296,10 @@ final class EvalResultRows {
             }
             JsonNode self = parse(child.inputs()).path("self");
             if (!model.isMissingNode() && self.equals(model)) {
+                return child;
+            }
+            // A model that is an op (the TypeScript SDK's usual model) is the call of that op.
+            if (model.isTextual() && child.opName().equals(model.textValue())) {
                 return child;
             }
             String opName = child.opName().toLowerCase(Locale.ROOT);

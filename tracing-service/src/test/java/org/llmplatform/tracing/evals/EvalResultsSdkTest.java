@@ -87,6 +87,14 @@ class EvalResultsSdkTest {
         Map<String, Object> sdkExact = ((List<Map<String, Object>>) sdkSummary.get("scorer_stats")).stream()
                 .filter(stat -> stat.get("scorer_key").equals("exact")).findFirst().orElseThrow();
         assertEquals(0.5, ((Number) sdkExact.get("pass_rate")).doubleValue());
+        // The TypeScript SDK's trial: its model_output, and the call of the model (an op) as the prediction.
+        Map<String, Map<String, Object>> sdkTrials = ((List<Map<String, Object>>) sdkResults.get("rows")).stream()
+                .map(row -> ((List<Map<String, Object>>) ((List<Map<String, Object>>) row.get("evaluations")).get(0).get("trials")).get(0))
+                .collect(Collectors.toMap(trial -> String.valueOf(trial.get("model_output")), trial -> trial));
+        assertEquals(Set.of("2", "5"), sdkTrials.keySet());
+        String predictCall = (String) sdkTrials.get("5").get("predict_call_id");
+        assertNotNull(predictCall);
+        assertEquals("calculator", opName(client.query(Map.of("filter", Map.of("call_ids", List.of(predictCall)))).get(0)));
 
         Map<String, Object> both = results(client, Map.of("evaluation_call_ids", List.of(sdkRoot),
                 "evaluation_run_ids", List.of(runId), "include_summary", true, "include_raw_data_rows", true, "resolve_row_refs", true));

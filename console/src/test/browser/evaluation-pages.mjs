@@ -1,0 +1,75 @@
+// A person compares two models' evaluation runs, by visible text and labels: the Evaluations page lists both runs
+// with their scores, filters them by model, compares them side by side (each scorer per run and the difference),
+// narrows the examples to those where the runs disagree, orders them by a scorer's difference and opens one
+// prediction's call. Prints one marker per step; screenshots go to the folder in SCREENSHOTS when it is set.
+// Usage: node evaluation-pages.mjs <console origin> <API key> <entity> <project>
+import { chromium } from 'playwright-core';
+
+const [origin, apiKey, entity, project] = process.argv.slice(2);
+const shots = process.env.SCREENSHOTS;
+const step = (name) => console.log(`STEP ${name}`);
+const shot = async (page, name) => shots && page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+try {
+  page.setDefaultTimeout(30000);
+  page.on('pageerror', (error) => console.log(`CONSOLE ERROR ${error.message}`));
+  page.on('console', (message) => message.type() === 'error' && console.log(`CONSOLE ERROR ${message.text()}`));
+
+  await page.goto(`${origin}/`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  await page.goto(`${origin}/#/p/${entity}/${project}/calls`);
+  await page.getByRole('link', { name: 'Evaluations', exact: true }).click();
+  await page.getByRole('heading', { name: 'Evaluations' }).waitFor();
+  const runs = page.locator('table.evaluations tbody tr');
+  await page.getByText('2 runs').waitFor();
+  const carefulRow = page.getByRole('row', { name: /arithmetic-eval careful/ });
+  const sloppyRow = page.getByRole('row', { name: /arithmetic-eval sloppy/ });
+  await carefulRow.getByText('exact.true_fraction 1', { exact: true }).waitFor();
+  await sloppyRow.getByText('exact.true_fraction 0.333', { exact: true }).waitFor();
+  await sloppyRow.getByText('distance.mean 1.333', { exact: true }).waitFor();
+  await shot(page, 'evaluations');
+  step('EVALUATIONS_LISTED');
+
+  await page.getByLabel('Model').selectOption('sloppy');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('1 run', { exact: true }).waitFor();
+  if (await runs.count() !== 1) throw new Error(`the model filter left ${await runs.count()} runs`);
+  await page.getByLabel('Model').selectOption('');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('2 runs').waitFor();
+  step('EVALUATIONS_FILTERED');
+
+  await carefulRow.getByRole('checkbox').check();
+  await sloppyRow.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Compare selected' }).click();
+  await page.getByRole('heading', { name: 'Compare evaluations' }).waitFor();
+  const scores = page.getByRole('region', { name: 'Scores by run' });
+  await scores.getByRole('row', { name: /^exact 1 0\.333 -0\.667$/ }).waitFor();
+  await scores.getByRole('row', { name: /^distance 0 1\.333 \+1\.333$/ }).waitFor();
+  await shot(page, 'evaluations-compare');
+  step('EVALUATIONS_COMPARED');
+
+  const examples = page.getByRole('region', { name: 'Examples' });
+  await examples.getByRole('heading', { name: 'Examples (3)' }).waitFor();
+  await examples.getByLabel('Only where the runs disagree').check();
+  await examples.getByLabel('Order').selectOption('distance');
+  await examples.getByRole('button', { name: 'Show' }).click();
+  await page.getByRole('region', { name: 'Examples' }).getByRole('heading', { name: 'Examples (2)' }).waitFor();
+  const firstExample = page.getByRole('region', { name: 'Examples' }).locator('tbody tr').first();
+  await firstExample.getByText('"3+3"', { exact: false }).waitFor();
+  await shot(page, 'evaluations-disagree');
+  step('DISAGREEMENTS_SHOWN');
+
+  await firstExample.getByRole('link', { name: 'Open the call' }).last().click();
+  await page.getByRole('heading', { level: 2, name: 'sloppy' }).waitFor();
+  step('PREDICTION_OPENED');
+} catch (error) {
+  await shot(page, 'evaluations-failure');
+  throw error;
+} finally {
+  await browser.close();
+}
