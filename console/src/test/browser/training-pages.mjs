@@ -2,10 +2,14 @@
 // the console by visible text and labels: the model and its reward curve, the job training while the page is open
 // (it grows without a reload), the new checkpoint; chats with the new checkpoint in the playground (streamed,
 // traced), compares it with the base model, opens the exchange's trace, and finds the tokens on the usage page,
-// where a request the gateway refused counts among the errors; then judges the exchanges and trains the model on
-// them from the calls table.
+// where a request the gateway refused counts among the errors; then judges the exchanges, trains the model on them
+// from the calls table (RL, then SFT), evaluates the base and the trained model alike and compares the two runs.
 // Prints one marker per step; screenshots go to the folder in SCREENSHOTS when it is set.
 // Usage: node training-pages.mjs <console origin> <API key> <entity> <project> <base model>
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const [origin, apiKey, entity, project, baseModel] = process.argv.slice(2);
@@ -255,6 +259,27 @@ try {
   }
   await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: /^3 / }).waitFor();
   step('SFT_FROM_CALLS');
+
+  // The loop's last step: the same evaluation of the base model and the trained model (the weave npm SDK asking the
+  // gateway for each), then the two runs compared side by side.
+  const evaluated = execFileSync('node', ['eval-checkpoints.mjs', `${entity}/${project}`, `${baseModel}=base_model`, `${inferenceName}=trained_model`], {
+    env: { ...process.env, WF_TRACE_SERVER_URL: origin, WANDB_API_KEY: apiKey, WEAVE_PRINT_CALL_LINK: 'false', HOME: mkdtempSync(join(tmpdir(), 'weave-home-')) },
+    encoding: 'utf8', timeout: 120000,
+  });
+  if (!evaluated.includes('EVALUATED')) throw new Error(`the evaluation script said: ${evaluated}`);
+  await page.getByRole('link', { name: 'Evaluations', exact: true }).click();
+  await page.getByText('2 runs').waitFor();
+  await page.getByRole('row', { name: /story-eval base_model/ }).getByRole('checkbox').check();
+  await page.getByRole('row', { name: /story-eval trained_model/ }).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Compare selected' }).click();
+  const evalScores = page.getByRole('region', { name: 'Scores by run' });
+  await evalScores.getByRole('columnheader', { name: /^base_model / }).waitFor();
+  await evalScores.getByRole('columnheader', { name: /^trained_model / }).waitFor();
+  await evalScores.getByRole('row', { name: /^mentions_girl / }).waitFor();
+  await evalScores.getByRole('row', { name: /^story_length / }).waitFor();
+  await page.getByRole('region', { name: 'Examples' }).getByRole('heading', { name: 'Examples (3)' }).waitFor();
+  await shot(page, 'evaluations-base-vs-trained');
+  step('EVALUATED_BOTH_STEPS');
 } catch (error) {
   await shot(page, 'training-failure');
   throw error;
