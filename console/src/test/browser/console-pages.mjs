@@ -214,6 +214,12 @@ try {
   await thread.getByRole('link', { name: 'support-chat' }).click();
   await page.getByRole('link', { name: 'Turn 1: chatTurn' }).waitFor();
   await page.getByRole('link', { name: 'Turn 2: chatTurn' }).waitFor();
+  // Read as a conversation: what was said in each turn, what it answered, and the second turn's failure.
+  const conversation = page.getByRole('list', { name: 'Conversation' });
+  await conversation.locator('li.chat-user .chat-text', { hasText: 'Hello' }).waitFor();
+  await conversation.locator('li.chat-assistant .chat-text', { hasText: /^ok$/ }).waitFor();
+  await conversation.locator('li.chat-user .chat-text', { hasText: 'And tomorrow?' }).waitFor();
+  await conversation.locator('li.chat-error .chat-text', { hasText: 'TimeoutError: the model did not answer within 30 s' }).waitFor();
   await shot(page, 'thread');
   step('THREAD_TURNS');
 

@@ -1,4 +1,4 @@
-// A project's threads (turn count, first and last turn, latency quantiles) and one thread's turns in order.
+// A project's threads (turn count, first and last turn, latency quantiles) and one thread read as a conversation.
 import { h, replace, state, formatTime, formatLatency, formatNumber } from '../shared/dom.js';
 import { api, opShortName } from '../shared/api.js';
 import { href, projectPath } from '../shared/router.js';
@@ -23,6 +23,28 @@ export async function renderThreads(view, [entity, project], params, isCurrent) 
         h('td', { class: 'num' }, formatLatency(thread.p99_turn_duration_ms)))))));
 }
 
+/** What the person said in a turn: the last user message of a chat, else the turn's one text input. */
+function said(inputs) {
+  if (Array.isArray(inputs?.messages)) {
+    const user = [...inputs.messages].reverse().find((message) => message.role === 'user');
+    if (user) return chatText(user.content);
+  }
+  const texts = Object.entries(inputs ?? {}).filter(([name, value]) => name !== 'self' && typeof value === 'string');
+  return texts.length === 1 ? texts[0][1] : null;
+}
+
+/** What the turn answered: text, a chat completion's first choice, or an object's one text field. */
+function answered(output) {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output?.choices)) return chatText(output.choices[0]?.message?.content ?? output.choices[0]?.text ?? '');
+  const texts = Object.values(output ?? {}).filter((value) => typeof value === 'string');
+  return texts.length === 1 ? texts[0] : null;
+}
+
+const chatText = (content) => (typeof content === 'string' ? content
+  : Array.isArray(content) ? content.map((part) => part.text ?? '').join('\n') : JSON.stringify(content));
+
+/** One thread read as a conversation: each turn what was said and answered, the turn's call a click away. */
 export async function renderThread(view, [entity, project, threadId], params, isCurrent) {
   const projectId = `${entity}/${project}`;
   replace(view, h('h1', {}, `Thread ${threadId}`), state('Loading the turns…'));
@@ -30,10 +52,28 @@ export async function renderThread(view, [entity, project, threadId], params, is
     sort_by: [{ field: 'started_at', direction: 'asc' }], limit: 1000 })).filter((call) => call.id === call.turn_id);
   if (!isCurrent()) return;
   replace(view, h('h1', {}, `Thread ${threadId}`), turns.length === 0 ? state('This thread has no turns.')
-    : h('ol', { class: 'turns' }, turns.map((turn, index) => h('li', { class: 'card' },
-      h('h2', {}, h('a', { href: href(projectPath(entity, project, 'traces', turn.trace_id), { call: turn.id }) },
-        `Turn ${index + 1}: ${turn.display_name || opShortName(turn.op_name)}`), ' ', statusBadge(turn.summary?.weave?.status)),
-      h('p', {}, `${formatTime(turn.started_at)} · ${formatLatency(turn.summary?.weave?.latency_ms)}`),
-      h('dl', { class: 'facts' }, h('dt', {}, 'Input'), h('dd', {}, jsonView(turn.inputs, { open: 1 })),
-        h('dt', {}, 'Output'), h('dd', {}, jsonView(turn.output, { open: 1 })))))));
+    : h('ol', { class: 'turns', 'aria-label': 'Conversation' }, turns.map((turn, index) => {
+      const question = said(turn.inputs);
+      const answer = answered(turn.output);
+      return h('li', { class: 'card turn' },
+        h('h2', {}, h('a', { href: href(projectPath(entity, project, 'traces', turn.trace_id), { call: turn.id }) },
+          `Turn ${index + 1}: ${turn.display_name || opShortName(turn.op_name)}`), ' ', statusBadge(turn.summary?.weave?.status)),
+        h('p', { class: 'turn-meta' }, `${formatTime(turn.started_at)} · ${formatLatency(turn.summary?.weave?.latency_ms)}`),
+        h('ol', { class: 'chat' },
+          h('li', { class: 'chat-user' }, h('span', { class: 'chat-role' }, 'user'),
+            h('div', { class: 'chat-text' }, question ?? jsonView(turn.inputs, { open: 1 }))),
+          turn.exception
+            ? h('li', { class: 'chat-error' }, h('span', { class: 'chat-role' }, 'error'), h('div', { class: 'chat-text' }, errorLine(turn.exception)))
+            : h('li', { class: 'chat-assistant' }, h('span', { class: 'chat-role' }, 'assistant'),
+              h('div', { class: 'chat-text' }, answer ?? jsonView(turn.output, { open: 1 })))));
+    })));
+}
+
+/** An exception's first line: the Python SDK's JSON as "Type: message", anything else as it came. */
+function errorLine(exception) {
+  try {
+    const parsed = JSON.parse(exception);
+    if (parsed && parsed.type) return `${parsed.type}: ${parsed.message ?? ''}`;
+  } catch (notJson) { /* shown as it came */ }
+  return exception;
 }
