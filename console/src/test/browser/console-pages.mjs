@@ -4,6 +4,7 @@
 // default prices, browses the dataset's rows, reads a traceback, reloads, signs out; no page logs an error. Prints one marker per step; screenshots go to the
 // folder in SCREENSHOTS when it is set.
 // Usage: node console-pages.mjs <console origin> <API key> <entity> <project>
+import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const [origin, apiKey, entity, project] = process.argv.slice(2);
@@ -234,6 +235,47 @@ try {
   if (traceback !== expectedTraceback) throw new Error(`the exception reads ${JSON.stringify(traceback)}`);
   await shot(page, 'traceback');
   step('TRACEBACK_READ');
+
+  // The calls table as a workbench: two turns compared, a call added to the dataset as a new version, calls exported.
+  await page.goto(`${origin}/#/p/${entity}/${project}/calls`);
+  const turnRows = page.getByRole('row', { name: /chatTurn/ });
+  await turnRows.nth(1).waitFor();
+  await turnRows.nth(0).getByRole('checkbox').check();
+  await turnRows.nth(1).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await page.getByRole('heading', { name: 'Compare calls' }).waitFor();
+  await page.getByLabel('Differences').getByText('inputs.message').waitFor();
+  if ((await page.getByLabel('Differences').textContent()) !== 'Differ in inputs.message') {
+    throw new Error(`the comparison reads ${await page.getByLabel('Differences').textContent()}`);
+  }
+  await page.locator('.side-by-side').getByText('And tomorrow?').waitFor();
+  await shot(page, 'calls-compared');
+  step('CALLS_COMPARED');
+
+  await page.goBack();
+  const questionRow = page.getByRole('row', { name: /answerQuestion/ });
+  await questionRow.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Add to dataset…' }).click();
+  const datasetForm = page.getByRole('region', { name: 'Add the selected calls to a dataset' });
+  await datasetForm.getByLabel('Dataset').fill('capitals');
+  await datasetForm.getByRole('button', { name: 'Add rows' }).click();
+  await datasetForm.getByText('capitals has a new version with 4 rows.').waitFor();
+  await datasetForm.getByRole('link', { name: 'Open the dataset' }).click();
+  await page.getByText(/^4 rows$/).waitFor();
+  await page.getByRole('cell', { name: 'What is the capital of France?' }).waitFor();
+  await page.getByRole('cell', { name: 'Nairobi' }).waitFor();
+  step('ADDED_TO_DATASET');
+
+  await page.goBack();
+  await questionRow.getByRole('checkbox').check();
+  for (const [label, check] of [['Export JSONL', (text) => JSON.parse(text.trim()).inputs.question === 'What is the capital of France?'],
+    ['Export CSV', (text) => text.startsWith('id,op,display_name,trace_id,started_at,ended_at,status,latency_ms,inputs,output,exception\r\n')
+      && text.includes('answerQuestion') && text.includes('"{""question"":""What is the capital of France?""}"')]]) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label }).click()]);
+    const text = fs.readFileSync(await download.path(), 'utf8');
+    if (!check(text)) throw new Error(`${label} wrote ${text.slice(0, 300)}`);
+  }
+  step('EXPORTED');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('API key').waitFor();

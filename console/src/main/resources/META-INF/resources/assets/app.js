@@ -10,6 +10,7 @@ import { renderProjects } from './projects/projects-page.js';
 import { renderCalls } from './calls/calls-page.js';
 import { renderTrace } from './trace/trace-page.js';
 import { renderCallLink } from './calls/call-link.js';
+import { renderCompareCalls } from './calls/compare-calls.js';
 import { renderThreads, renderThread } from './threads/threads-page.js';
 import { renderObjects, renderObject, renderTable } from './objects/objects-page.js';
 import { renderAutomationsHome, renderAutomationList, renderNewAutomation, renderAutomation } from './automations/automations-page.js';
@@ -29,6 +30,7 @@ const ROUTES = [
   [/^\/?$/, renderProjects, () => []],
   [new RegExp(`^${PROJECT}/?(?:calls)?$`), renderCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls')],
   [new RegExp(`^${PROJECT}/calls/([^/]+)$`), renderCallLink, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Call')],
+  [new RegExp(`^${PROJECT}/compare-calls$`), renderCompareCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Compare')],
   [new RegExp(`^${PROJECT}/traces/([^/]+)$`), renderTrace, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Trace')],
   [new RegExp(`^${PROJECT}/evaluations$`), renderEvaluations, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations')],
   [new RegExp(`^${PROJECT}/evaluations/compare$`), renderEvaluationCompare, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations', 'Compare')],

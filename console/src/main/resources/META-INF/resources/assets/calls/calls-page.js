@@ -6,6 +6,7 @@ import { href, navigate, projectPath } from '../shared/router.js';
 import { statusBadge, STATUSES, usageTotals } from '../shared/status.js';
 import { callsFilter, callsPageRequest, PAGE_SIZE, SORT_FIELDS } from './calls-query.js';
 import { trainPanel } from './train-from-calls.js';
+import { datasetPanel, exportCsv, exportJsonl } from './selection-actions.js';
 
 const COLUMNS = [
   ['op', 'Op'], ['name', 'Name'], ['status', 'Status'], ['started', 'Started'], ['latency', 'Latency', 'num'],
@@ -75,14 +76,25 @@ function filters(projectId, params, go) {
     h('button', { type: 'button', class: 'secondary', onclick: () => navigate(location.hash.slice(1).split('?')[0]) }, 'Clear')));
 }
 
-/** The table with a checkbox per call, and what can be done with the checked ones (train on them). */
+/** The table with a checkbox per call, and what can be done with the checked ones: train on them, add them to a
+ * dataset, compare two, export them. */
 function selectable(calls, entity, project, params, go) {
   const selected = new Set();
   const count = h('span', { class: 'selection-count', 'aria-live': 'polite' });
   const panel = h('div');
+  const chosenIds = () => calls.filter((call) => selected.has(call.id)).map((call) => call.id);
+  const projectId = `${entity}/${project}`;
+  const failed = (error) => replace(panel, state(`The calls could not be exported: ${error.message}`, 'error'));
+  const closePanel = () => replace(panel);
   const train = h('button', { type: 'button', id: 'train-selected', disabled: true, onclick: () => {
-    replace(panel, trainPanel(entity, project, calls.filter((call) => selected.has(call.id)).map((call) => call.id), () => replace(panel)));
+    replace(panel, trainPanel(entity, project, chosenIds(), closePanel));
   } }, 'Train on selected…');
+  const toDataset = h('button', { type: 'button', class: 'secondary', disabled: true,
+    onclick: () => replace(panel, datasetPanel(entity, project, chosenIds(), closePanel)) }, 'Add to dataset…');
+  const compare = h('button', { type: 'button', class: 'secondary', disabled: true,
+    onclick: () => navigate(projectPath(entity, project, 'compare-calls'), { ids: chosenIds().join(',') }) }, 'Compare');
+  const jsonl = h('button', { type: 'button', class: 'secondary', disabled: true, onclick: () => exportJsonl(projectId, chosenIds()).catch(failed) }, 'Export JSONL');
+  const csv = h('button', { type: 'button', class: 'secondary', disabled: true, onclick: () => exportCsv(projectId, chosenIds()).catch(failed) }, 'Export CSV');
   const boxes = new Map(calls.map((call) => [call.id, h('input', { type: 'checkbox', 'aria-label': `Select call ${call.id.slice(-8)}`,
     onchange: (event) => { if (event.target.checked) selected.add(call.id); else selected.delete(call.id); changed(); } })]));
   const all = h('input', { type: 'checkbox', 'aria-label': 'Select every call on this page', onchange: (event) => {
@@ -91,10 +103,11 @@ function selectable(calls, entity, project, params, go) {
   } });
   function changed() {
     replace(count, selected.size === 0 ? '' : `${selected.size} selected`);
-    train.disabled = selected.size === 0;
+    for (const button of [train, toDataset, jsonl, csv]) button.disabled = selected.size === 0;
+    compare.disabled = selected.size !== 2;
     all.checked = selected.size === calls.length;
   }
-  return h('div', {}, h('div', { class: 'selection-bar' }, train, count), panel, table(calls, entity, project, params, go, boxes, all));
+  return h('div', {}, h('div', { class: 'selection-bar' }, train, toDataset, compare, jsonl, csv, count), panel, table(calls, entity, project, params, go, boxes, all));
 }
 
 function table(calls, entity, project, params, go, boxes, all) {
