@@ -236,6 +236,28 @@ try {
   await shot(page, 'traceback');
   step('TRACEBACK_READ');
 
+  // The dashboard: the last 24 hours hold the SDK's one trace; by op, its failed child shows its error, and a
+  // totals row opens that op's calls in the range.
+  await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  const totals = page.getByRole('region', { name: 'Totals' });
+  await totals.getByRole('row', { name: /^traces 1 0 / }).waitFor();
+  await page.getByRole('img', { name: 'Calls (traces) over the last 24 hours' }).waitFor();
+  await page.getByRole('img', { name: 'Latency (traces) over the last 24 hours' }).waitFor();
+  await page.getByRole('img', { name: 'Tokens by model over the last 24 hours' }).waitFor();
+  await page.getByRole('img', { name: 'Cost by model over the last 24 hours' }).waitFor();
+  // The SDK trace's 21 gpt-4o-mini tokens once (its root holds them), at the prices set for this project: $0.028.
+  await page.getByText(/\$0\.03 in this range\.$/).waitFor();
+  await page.getByLabel('Show', { exact: true }).selectOption('op');
+  await page.getByRole('button', { name: 'Show', exact: true }).click();
+  await totals.getByRole('row', { name: /^lookupFacts 1 1 / }).waitFor();
+  await totals.getByRole('row', { name: /^answerQuestion 1 0 / }).waitFor();
+  await page.getByRole('img', { name: 'Errors (by op) over the last 24 hours' }).waitFor();
+  await shot(page, 'dashboard');
+  await totals.getByRole('row', { name: /^lookupFacts/ }).getByRole('link', { name: 'Open the calls' }).click();
+  await page.getByRole('heading', { name: 'Calls' }).waitFor();
+  await page.getByRole('row', { name: /lookupFacts/ }).getByText('Error').waitFor();
+  step('DASHBOARD');
+
   // The calls table as a workbench: two turns compared, a call added to the dataset as a new version, calls exported.
   await page.goto(`${origin}/#/p/${entity}/${project}/calls`);
   const turnRows = page.getByRole('row', { name: /chatTurn/ });

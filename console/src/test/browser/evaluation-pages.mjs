@@ -1,5 +1,5 @@
 // A person compares two models' evaluation runs, by visible text and labels: the Evaluations page lists both runs
-// with their scores, filters them by model, compares them side by side (each scorer per run and the difference),
+// with their scores, ranks the models on a leaderboard, filters the runs by model, compares them side by side (each scorer per run and the difference),
 // narrows the examples to those where the runs disagree, orders them by a scorer's difference and opens one
 // prediction's call. Prints one marker per step; screenshots go to the folder in SCREENSHOTS when it is set.
 // Usage: node evaluation-pages.mjs <console origin> <API key> <entity> <project>
@@ -33,6 +33,17 @@ try {
   await sloppyRow.getByText('distance.mean 1.333', { exact: true }).waitFor();
   await shot(page, 'evaluations');
   step('EVALUATIONS_LISTED');
+
+  // The leaderboard of the evaluation: by default its first figure, the highest first; then the lowest distance first.
+  const board = page.getByRole('region', { name: 'Leaderboard' });
+  await board.getByRole('row', { name: '1 careful 3', exact: true }).waitFor();
+  await board.getByRole('row', { name: '2 sloppy 1', exact: true }).waitFor();
+  await board.getByLabel('Ranked by').selectOption('distance.mean');
+  await board.getByLabel('Best is').selectOption('asc');
+  await board.getByRole('button', { name: 'Rank' }).click();
+  await page.getByRole('region', { name: 'Leaderboard' }).getByRole('row', { name: '1 careful 0', exact: true }).waitFor();
+  await page.getByRole('region', { name: 'Leaderboard' }).getByRole('row', { name: '2 sloppy 1.333', exact: true }).waitFor();
+  step('LEADERBOARD');
 
   await page.getByLabel('Model').selectOption('sloppy');
   await page.getByRole('button', { name: 'Apply filters' }).click();

@@ -23,6 +23,7 @@ import { renderPlayground } from './playground/playground-page.js';
 import { renderUsage } from './usage/usage-page.js';
 import { renderPrices } from './prices/prices-page.js';
 import { renderEvaluations, renderEvaluationCompare } from './evaluations/evaluations-page.js';
+import { renderDashboard } from './dashboard/dashboard-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
 const AUTOMATIONS = '/automations/([^/]+)';
@@ -32,6 +33,7 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/calls/([^/]+)$`), renderCallLink, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Call')],
   [new RegExp(`^${PROJECT}/compare-calls$`), renderCompareCalls, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Compare')],
   [new RegExp(`^${PROJECT}/traces/([^/]+)$`), renderTrace, ([entity, project]) => projectCrumbs(entity, project, 'Calls', 'Trace')],
+  [new RegExp(`^${PROJECT}/dashboard$`), renderDashboard, ([entity, project]) => projectCrumbs(entity, project, 'Dashboard')],
   [new RegExp(`^${PROJECT}/evaluations$`), renderEvaluations, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations')],
   [new RegExp(`^${PROJECT}/evaluations/compare$`), renderEvaluationCompare, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations', 'Compare')],
   [new RegExp(`^${PROJECT}/threads$`), renderThreads, ([entity, project]) => projectCrumbs(entity, project, 'Threads')],
@@ -56,7 +58,7 @@ const ROUTES = [
   [/^\/teams\/([^/]+)$/, renderTeam, ([team]) => sectionCrumbs('Teams', team)],
 ];
 
-const TABS = { Calls: 'calls', Evaluations: 'evaluations', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
+const TABS = { Calls: 'calls', Dashboard: 'dashboard', Evaluations: 'evaluations', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
   Prices: 'prices' };
 const SECTIONS = { Automations: '/automations', 'API keys': '/keys', Teams: '/teams' };
 

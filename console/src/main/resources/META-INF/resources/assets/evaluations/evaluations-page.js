@@ -2,7 +2,8 @@
 // SDK's Evaluation or the v2 REST routes logged it, with its evaluation, model, scorer summaries and latency,
 // filterable by evaluation and model; and two or more runs compared side by side
 // (…/evaluations/compare?runs=<id>,<id>): each scorer's summary per run with the difference, and every example with
-// each run's output and scores, sortable by the difference and filterable to the examples where the runs disagree.
+// each run's output and scores, sortable by the difference and filterable to the examples where the runs disagree;
+// and a leaderboard: the models of one evaluation ranked by a figure of their latest runs.
 // Both read the tracing-service's public APIs (calls/stream_query, eval_results/query).
 import { h, replace, state, formatTime, formatLatency } from '../shared/dom.js';
 import { api, parseRef } from '../shared/api.js';
@@ -20,20 +21,23 @@ function refName(value) {
   return typeof value === 'string' ? value : JSON.stringify(value).slice(0, 60);
 }
 
-/** The numbers of a run's summary, as `scorer.path` → value (model latency apart). */
-function scorerFigures(output) {
-  const figures = [];
+/** The numbers and booleans (as 1/0) inside an object, as [`key.path`, value] pairs, keys in `skip` left out. */
+function numericLeaves(object, skip = []) {
+  const leaves = [];
   const walk = (value, path) => {
-    if (typeof value === 'number' || typeof value === 'boolean') figures.push([path.join('.'), Number(value)]);
+    if (typeof value === 'number' || typeof value === 'boolean') leaves.push([path.join('.'), Number(value)]);
     else if (value && typeof value === 'object' && !Array.isArray(value)) {
       for (const [key, inner] of Object.entries(value)) walk(inner, [...path, key]);
     }
   };
-  for (const [scorer, value] of Object.entries(output && typeof output === 'object' ? output : {})) {
-    if (scorer !== 'model_latency') walk(value, [scorer]);
+  for (const [key, value] of Object.entries(object && typeof object === 'object' ? object : {})) {
+    if (!skip.includes(key)) walk(value, [key]);
   }
-  return figures;
+  return leaves;
 }
+
+/** The numbers of a run's summary, as `scorer.path` → value (model latency apart). */
+const scorerFigures = (output) => numericLeaves(output, ['model_latency']);
 
 const formatFigure = (value) => (value === null || value === undefined || Number.isNaN(value) ? '—'
   : Number.isInteger(value) ? String(value) : value.toFixed(3));
@@ -93,7 +97,41 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
       h('td', {}, formatTime(run.started_at))))));
   replace(view, h('h1', {}, 'Evaluations'), filters,
     h('div', { class: 'selection-bar' }, compare, count, h('span', { class: 'total' }, `${shown.length} run${shown.length === 1 ? '' : 's'}`)),
-    shown.length === 0 ? state('No run matches these filters.') : table);
+    shown.length === 0 ? state('No run matches these filters.') : table,
+    leaderboard(runs, evaluationOf, modelOf, params, path));
+}
+
+/**
+ * Models ranked by one figure of one evaluation (an evaluation is its dataset and scorers): each model's latest run,
+ * the highest first (the lowest first for a figure where less is better, as the person chooses).
+ */
+function leaderboard(runs, evaluationOf, modelOf, params, path) {
+  const evaluations = [...new Set(runs.map(evaluationOf))].sort();
+  const evaluation = evaluations.includes(params.get('board')) ? params.get('board') : evaluations[0];
+  const ofEvaluation = runs.filter((run) => evaluationOf(run) === evaluation);
+  const figures = [...new Set(ofEvaluation.flatMap((run) => scorerFigures(run.output).map(([name]) => name)))];
+  const figure = figures.includes(params.get('by')) ? params.get('by') : figures[0];
+  const lowerFirst = params.get('order') === 'asc';
+  const latest = new Map();
+  for (const run of ofEvaluation) if (!latest.has(modelOf(run))) latest.set(modelOf(run), run); // runs come newest first
+  const ranked = [...latest].map(([model, run]) => [model, scorerFigures(run.output).find(([name]) => name === figure)?.[1] ?? null])
+    .sort((a, b) => (a[1] === null) - (b[1] === null) || (lowerFirst ? a[1] - b[1] : b[1] - a[1]));
+  const pick = (id, label, values, chosen) => h('div', { class: 'field' }, h('label', { for: id }, label),
+    h('select', { id }, values.map(([value, text]) => h('option', { value, selected: value === chosen }, text))));
+  const form = h('form', { class: 'filters', onsubmit: (event) => {
+    event.preventDefault();
+    const value = (id) => form.querySelector(`#${id}`).value;
+    navigate(path, { ...Object.fromEntries(params), board: value('board-evaluation'), by: value('board-figure'), order: value('board-order') });
+  } },
+  pick('board-evaluation', 'Evaluation', evaluations.map((name) => [name, name]), evaluation),
+  pick('board-figure', 'Ranked by', figures.map((name) => [name, name]), figure),
+  pick('board-order', 'Best is', [['desc', 'highest'], ['asc', 'lowest']], lowerFirst ? 'asc' : 'desc'),
+  h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Rank')));
+  return h('section', { 'aria-label': 'Leaderboard' }, h('h2', {}, 'Leaderboard'), form,
+    ranked.length === 0 || !figure ? state('No figure to rank by.') : h('table', { class: 'grid' },
+      h('thead', {}, h('tr', {}, ['#', 'Model', figure].map((label, index) => h('th', { scope: 'col', class: index !== 1 ? 'num' : null }, label)))),
+      h('tbody', {}, ranked.map(([model, value], index) => h('tr', {}, h('td', { class: 'num' }, String(index + 1)), h('td', {}, model),
+        h('td', { class: 'num' }, formatFigure(value)))))));
 }
 
 /** The value of one statistic of a scorer summary (a pass rate for booleans, the mean for numbers). */
@@ -101,15 +139,7 @@ const statValue = (stat) => (stat ? (stat.value_type === 'binary' ? stat.pass_ra
 const statKey = (stat) => (stat.path ? `${stat.scorer_key}.${stat.path}` : stat.scorer_key);
 
 /** A trial's scores flattened to `scorer.path` → number (booleans 1/0). */
-function trialScores(trial) {
-  const scores = {};
-  const walk = (value, path) => {
-    if (typeof value === 'number' || typeof value === 'boolean') scores[path.join('.')] = Number(value);
-    else if (value && typeof value === 'object' && !Array.isArray(value)) for (const [key, inner] of Object.entries(value)) walk(inner, [...path, key]);
-  };
-  for (const [scorer, value] of Object.entries(trial?.scores ?? {})) walk(value, [scorer]);
-  return scores;
-}
+const trialScores = (trial) => Object.fromEntries(numericLeaves(trial?.scores));
 
 const short = (value) => {
   if (value === null || value === undefined) return '';

@@ -22,11 +22,14 @@ import org.llmplatform.testing.TestIdentities;
 /**
  * The console in front of the real, packaged tracing-service: a user made through the admin API logs a
  * trace and a Dataset with the Weave TypeScript SDK through the console's origin, then real headless
- * Chromium uses the pages ({@code src/test/browser/console-pages.mjs}). Runs where Chromium and the
+ * Chromium uses the pages ({@code src/test/browser/console-pages.mjs}); another evaluates two models with the SDK and
+ * compares them ({@code evaluation-pages.mjs}); and the link the SDK prints for a call opens it
+ * ({@code call-link.mjs}). One class, so the packaged service starts once for all three. Runs where Chromium and the
  * scripts' npm dependencies are installed ({@code npm ci} in src/test/browser), as CI does.
  */
 @QuarkusTest
 @QuarkusTestResource(value = TracingServiceProcess.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = LocalhostHttps.class, restrictToAnnotatedClass = true)
 class ConsolePagesTest {
 
     /** What the Weave Python SDK sends as a call's exception (weave/trace/exception.py's JSON). */
@@ -38,6 +41,9 @@ class ConsolePagesTest {
 
     @TestHTTPResource("/")
     URL base;
+
+    @TestHTTPResource(value = "/", tls = true)
+    URL secure;
 
     @Test
     @EnabledIf("browserAvailable")
@@ -58,7 +64,7 @@ class ConsolePagesTest {
         String pages = BrowserScripts.runPages(Duration.ofSeconds(180), List.of("SIGNED_IN", "FAVICON", "PROJECT_OPENED",
                 "CALLS_SEEN", "OPS_FILTERED", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "REACTIONS_FALL_BACK",
                 "NOTED", "CHAT_READ", "FEEDBACK_FILTERED", "PRICE_SET", "PRICE_REMOVED", "DATASET_ROWS", "THREAD_TURNS",
-                "TRACEBACK_READ", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED", "RELOADED", "SIGNED_OUT"),
+                "TRACEBACK_READ", "DASHBOARD", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED", "RELOADED", "SIGNED_OUT"),
                 "node", "console-pages.mjs", origin, key, user, project);
         assertFalse(pages.contains("CONSOLE ERROR"), pages);
 
@@ -141,10 +147,30 @@ class ConsolePagesTest {
                         "HOME", Files.createTempDirectory("weave-home").toString()), "node", "seed-evals.mjs", user + "/" + project);
         assertTrue(seeded.contains("SEEDED"), seeded);
 
-        String pages = BrowserScripts.runPages(Duration.ofSeconds(120), List.of("EVALUATIONS_LISTED", "EVALUATIONS_FILTERED",
+        String pages = BrowserScripts.runPages(Duration.ofSeconds(120), List.of("EVALUATIONS_LISTED", "LEADERBOARD", "EVALUATIONS_FILTERED",
                 "EVALUATIONS_COMPARED", "DISAGREEMENTS_SHOWN", "PREDICTION_OPENED"),
                 "node", "evaluation-pages.mjs", origin, key, user, project);
         assertFalse(pages.contains("CONSOLE ERROR"), pages);
+    }
+
+    /**
+     * The link the unmodified Weave TypeScript SDK prints for a traced call, with the settings the README and
+     * {@code ./platform} give (traces to the console's HTTP origin, WANDB_BASE_URL its HTTPS one, since the SDK writes
+     * the link as https://), opens that call in the console (headless Chromium is told to accept the self-signed
+     * certificate as a person accepts it once).
+     */
+    @Test
+    @EnabledIf("browserAvailable")
+    void theLinkTheSdkPrintsForACallOpensThatCallsTraceAfterSignIn() throws Exception {
+        String origin = base.toString().replaceAll("/$", "");
+        String httpsOrigin = secure.toString().replaceAll("/$", "");
+        String user = TestIdentities.unique("links");
+        String key = AdminApi.userWithKey(user);
+
+        String output = BrowserScripts.runPages(Duration.ofSeconds(120), List.of("LINK_PRINTED", "SIGNED_IN", "CALL_OPENED", "PYTHON_LINK_OPENED"),
+                "env", "WF_TRACE_SERVER_URL=" + origin, "WANDB_BASE_URL=" + httpsOrigin, "WANDB_API_KEY=" + key,
+                "HOME=" + Files.createTempDirectory("weave-home"), "node", "call-link.mjs", origin, key, user + "/story-app");
+        assertTrue(output.contains("LINK " + httpsOrigin + "/" + user + "/story-app/r/call/"), output);
     }
 
     static boolean browserAvailable() throws IOException {
