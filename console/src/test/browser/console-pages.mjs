@@ -299,6 +299,46 @@ try {
   }
   step('EXPORTED');
 
+  // Labels and versions: "production" set on the dataset's new version, then moved to the first; a tag added and
+  // removed; the new version's changes from the first (its rows).
+  await page.goto(`${origin}/#/p/${entity}/${project}/objects/capitals`);
+  const labels = page.getByRole('region', { name: 'Aliases and tags' });
+  await labels.getByLabel('Name').fill('production');
+  await labels.getByRole('button', { name: 'Add' }).click();
+  await page.getByRole('button', { name: 'Remove the alias production' }).waitFor();
+  await page.getByLabel('Compare with').selectOption({ index: 1 });
+  const changes = page.getByRole('region', { name: 'Differences' });
+  await changes.getByRole('heading', { name: 'Changes from v0 to v1' }).waitFor();
+  await changes.getByRole('row', { name: /^rows weave:\/\/\// }).waitFor();
+  await page.getByRole('region', { name: 'Versions' }).getByRole('link', { name: /^v0/ }).click();
+  await page.getByRole('heading', { name: /^v0 / }).waitFor();
+  await page.getByRole('region', { name: 'Aliases and tags' }).getByLabel('Name').fill('production');
+  await page.getByRole('region', { name: 'Aliases and tags' }).getByRole('button', { name: 'Add' }).click();
+  await page.getByRole('button', { name: 'Remove the alias production' }).waitFor();
+  const versionLinks = page.getByRole('region', { name: 'Versions' }).getByRole('link');
+  await versionLinks.filter({ hasText: /^v0production/ }).waitFor();
+  if (await versionLinks.filter({ hasText: /^v1latest production/ }).count() !== 0) throw new Error('production stayed on v1');
+  await page.getByRole('region', { name: 'Aliases and tags' }).getByLabel('Name').fill('reviewed');
+  await page.getByRole('region', { name: 'Aliases and tags' }).getByLabel('Kind').selectOption('tag');
+  await page.getByRole('region', { name: 'Aliases and tags' }).getByRole('button', { name: 'Add' }).click();
+  // The page renders anew after a change: once the tag shows, mark the section, and read the one that replaces it.
+  await page.getByRole('button', { name: 'Remove the tag reviewed' }).waitFor();
+  await page.locator('section[aria-label="Aliases and tags"]').evaluate((section) => { section.dataset.stale = 'yes'; });
+  await page.getByRole('button', { name: 'Remove the tag reviewed' }).click();
+  const renewed = page.locator('section[aria-label="Aliases and tags"]:not([data-stale])');
+  await renewed.getByRole('button', { name: 'Remove the alias production' }).waitFor();
+  if (await renewed.getByRole('button', { name: 'Remove the tag reviewed' }).count() !== 0) throw new Error('the tag was not removed');
+  await page.getByText('Loading the value…').waitFor({ state: 'detached' });
+  await shot(page, 'object-labels');
+  step('LABELS_AND_VERSIONS');
+
+  // A prompt object reads as its messages.
+  await page.goto(`${origin}/#/p/${entity}/${project}/objects/support-prompt`);
+  const prompt = page.getByRole('region', { name: 'Prompt' });
+  await prompt.locator('li.chat-system .chat-text', { hasText: 'You answer with capitals only.' }).waitFor();
+  await prompt.locator('li.chat-user .chat-text', { hasText: 'What is the capital of {country}?' }).waitFor();
+  step('PROMPT_READ');
+
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('API key').waitFor();
   step('SIGNED_OUT');

@@ -1,9 +1,11 @@
-// Published objects by kind (ops, datasets, models, other), an object's versions with aliases and digests,
-// a version's value, and a dataset's rows page by page.
+// Published objects by kind (ops, datasets, models, other), an object's versions with aliases, tags and digests,
+// a version's value (a prompt as its messages), its labels, its changes from another version, and a dataset's rows
+// page by page.
 import { h, replace, state, formatTime, formatNumber } from '../shared/dom.js';
 import { api, parseRef } from '../shared/api.js';
 import { href, navigate, projectPath } from '../shared/router.js';
 import { jsonView } from '../shared/json-view.js';
+import { differencesTable, labelsSection, promptView } from './object-versions.js';
 
 const KINDS = [['ops', 'Ops'], ['datasets', 'Datasets'], ['models', 'Models'], ['other', 'Other objects']];
 const ROWS_PER_PAGE = 50;
@@ -43,7 +45,7 @@ export async function renderObject(view, [entity, project, objectId], params, is
   const path = projectPath(entity, project, 'objects', objectId);
   replace(view, h('h1', {}, objectId), state('Loading versions…'));
   const { objs: versions } = await api.post('/objs/query', { project_id: projectId, filter: { object_ids: [objectId] },
-    metadata_only: true, sort_by: [{ field: 'created_at', direction: 'desc' }] });
+    metadata_only: true, include_tags_and_aliases: true, sort_by: [{ field: 'created_at', direction: 'desc' }] });
   if (!isCurrent()) return;
   if (versions.length === 0) {
     replace(view, h('h1', {}, objectId), state(`No object ${objectId} exists in ${projectId}.`, 'error'));
@@ -56,14 +58,33 @@ export async function renderObject(view, [entity, project, objectId], params, is
       h('section', { class: 'versions', 'aria-label': 'Versions' }, h('h2', {}, 'Versions'), h('ol', {}, versions.map((version) =>
         h('li', {}, h('a', { href: href(path, { digest: version.digest }), class: version.digest === digest ? 'selected' : null,
           'aria-current': version.digest === digest ? 'true' : null },
-        h('span', { class: 'alias' }, `v${version.version_index}`), version.is_latest ? h('span', { class: 'alias' }, 'latest') : null,
+        h('span', { class: 'alias' }, `v${version.version_index}`),
+        (version.aliases ?? (version.is_latest ? ['latest'] : [])).map((alias) => h('span', { class: 'alias' }, alias)),
+        (version.tags ?? []).map((tag) => h('span', { class: 'tag' }, tag)),
         ' ', h('span', { class: 'mono digest' }, version.digest.slice(0, 12)), ' ', formatTime(version.created_at)))))),
       h('section', { class: 'value', 'aria-label': 'Value' }, value)));
   try {
     const { obj } = await api.post('/obj/read', { project_id: projectId, object_id: objectId, digest });
     if (!isCurrent()) return;
     const rowsRef = parseRef(obj.val?.rows);
+    const version = versions.find((candidate) => candidate.digest === obj.digest) ?? obj;
+    // Another version to compare with (?compare=<digest>), offered from the list.
+    const others = versions.filter((candidate) => candidate.digest !== obj.digest);
+    const compareWith = others.find((candidate) => candidate.digest === params.get('compare'));
+    const compareSelect = h('select', { id: 'compare-version', onchange: (event) => navigate(path, { digest, compare: event.target.value }) },
+      h('option', { value: '' }, 'No other version'), others.map((other) => h('option', { value: other.digest, selected: other === compareWith },
+        `v${other.version_index} (${other.digest.slice(0, 8)})`)));
+    let differences = null;
+    if (compareWith) {
+      const { obj: other } = await api.post('/obj/read', { project_id: projectId, object_id: objectId, digest: compareWith.digest });
+      if (!isCurrent()) return;
+      differences = differencesTable(other.val, obj.val, `v${other.version_index}`, `v${obj.version_index}`);
+    }
     replace(value, h('h2', {}, `v${obj.version_index}`, ' ', h('span', { class: 'mono digest' }, obj.digest)),
+      labelsSection(projectId, objectId, version),
+      others.length > 0 ? h('div', { class: 'field inline' }, h('label', { for: 'compare-version' }, 'Compare with'), compareSelect) : null,
+      differences,
+      promptView(obj.val),
       rowsRef?.kind === 'table' && h('div', {}, h('h3', {}, 'Rows'), await rowsTable(projectId, rowsRef.name, params, path, { digest })),
       h('h3', {}, 'Value'), jsonView(obj.val));
   } catch (error) {

@@ -60,11 +60,13 @@ class ConsolePagesTest {
 
         writeThread(key, user + "/" + project);
         writePrices(key, user + "/" + project);
+        writePrompt(key, user + "/" + project);
 
         String pages = BrowserScripts.runPages(Duration.ofSeconds(180), List.of("SIGNED_IN", "FAVICON", "PROJECT_OPENED",
                 "CALLS_SEEN", "OPS_FILTERED", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "REACTIONS_FALL_BACK",
                 "NOTED", "CHAT_READ", "FEEDBACK_FILTERED", "PRICE_SET", "PRICE_REMOVED", "DATASET_ROWS", "THREAD_TURNS",
-                "TRACEBACK_READ", "DASHBOARD", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED", "RELOADED", "SIGNED_OUT"),
+                "TRACEBACK_READ", "DASHBOARD", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED",
+                "LABELS_AND_VERSIONS", "PROMPT_READ", "RELOADED", "SIGNED_OUT"),
                 "node", "console-pages.mjs", origin, key, user, project);
         assertFalse(pages.contains("CONSOLE ERROR"), pages);
 
@@ -118,6 +120,17 @@ class ConsolePagesTest {
         }
         given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON).body(Map.of("batch", batch))
                 .post("/call/upsert_batch").then().statusCode(200);
+    }
+
+    /** A prompt as Weave's Python SDK publishes a {@code weave.MessagesPrompt}. */
+    private static void writePrompt(String key, String projectId) {
+        Map<String, Object> prompt = Map.of("_type", "MessagesPrompt", "_class_name", "MessagesPrompt",
+                "_bases", List.of("Prompt", "Object", "BaseModel"), "name", "support-prompt",
+                "messages", List.of(Map.of("role", "system", "content", "You answer with capitals only."),
+                        Map.of("role", "user", "content", "What is the capital of {country}?")));
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("obj", Map.of("project_id", projectId, "object_id", "support-prompt", "val", prompt)))
+                .post("/obj/create").then().statusCode(200);
     }
 
     /**
