@@ -299,6 +299,40 @@ try {
   }
   step('EXPORTED');
 
+  // An annotation queue: made with the project's "correctness" question, filled with the two turns from the calls
+  // table, then worked through by keys and clicks: the first gets a 👍 and a 4, the second is skipped.
+  await page.getByRole('link', { name: 'Queues', exact: true }).click();
+  await page.getByText('No queue yet.', { exact: false }).waitFor();
+  await page.getByLabel('Name').fill('review');
+  await page.getByLabel('correctness').check();
+  await page.getByRole('button', { name: 'Create queue' }).click();
+  await page.getByRole('heading', { name: 'review' }).waitFor();
+  await page.getByText('This queue has no calls', { exact: false }).waitFor();
+  await page.goto(`${origin}/#/p/${entity}/${project}/calls`);
+  await page.getByRole('row', { name: /chatTurn/ }).nth(1).waitFor();
+  await page.getByRole('row', { name: /chatTurn/ }).nth(0).getByRole('checkbox').check();
+  await page.getByRole('row', { name: /chatTurn/ }).nth(1).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Add to queue…' }).click();
+  const queuePanel = page.getByRole('region', { name: 'Add the selected calls to a queue' });
+  await queuePanel.getByLabel('Queue').selectOption({ label: 'review' });
+  await queuePanel.getByRole('button', { name: 'Add to queue' }).click();
+  await queuePanel.getByText('2 added (0 already there).').waitFor();
+  await queuePanel.getByRole('link', { name: 'Work through the queue' }).click();
+  await page.getByText('0 of 2 done').waitFor();
+  await page.getByRole('region', { name: 'Item' }).getByRole('heading', { name: /^Item 1: chatTurn/ }).waitFor();
+  await page.keyboard.press('1');
+  await page.getByText('👍 chosen').waitFor();
+  await page.getByLabel('correctness').fill('4');
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.getByText('1 of 2 done').waitFor();
+  await page.getByRole('region', { name: 'Item' }).getByRole('heading', { name: /^Item 2: chatTurn/ }).waitFor();
+  await shot(page, 'queue-item');
+  await page.keyboard.press('s');
+  await page.getByText('Every item of this queue is done.').waitFor();
+  await page.getByText('2 of 2 done').waitFor();
+  await page.getByRole('region', { name: 'Progress' }).getByText(`${entity} 2`).waitFor();
+  step('QUEUE_WORKED');
+
   // Labels and versions: "production" set on the dataset's new version, then moved to the first; a tag added and
   // removed; the new version's changes from the first (its rows).
   await page.goto(`${origin}/#/p/${entity}/${project}/objects/capitals`);

@@ -214,50 +214,47 @@ try {
     await callApi('/feedback/create', { project_id: `${entity}/${project}`, weave_ref: `weave:///${entity}/${project}/call/${call.id}`,
       feedback_type: 'wandb.reaction.1', payload: { emoji } });
   }
-  await page.goto(`${origin}/#/p/${entity}/${project}/calls?op=weave.completions_create`);
-  await page.getByLabel('Select every call on this page').check();
-  await page.getByText('3 selected').waitFor();
-  await page.getByRole('button', { name: 'Train on selected…' }).click();
   const trainPanel = page.getByRole('region', { name: 'Train on the selected calls' });
-  await trainPanel.getByLabel('Training', { exact: true }).selectOption('rl');
-  await trainPanel.getByLabel('Reward', { exact: true }).selectOption('reaction');
+  const loopJobs = page.getByRole('region', { name: 'Training jobs' });
+  /** Ticks the playground's three calls and opens the training panel with this kind, reward and model. */
+  const openTrainPanel = async (kind) => {
+    await page.goto(`${origin}/#/p/${entity}/${project}/calls?op=weave.completions_create`);
+    await page.getByLabel('Select every call on this page').check();
+    await page.getByText('3 selected').waitFor();
+    await page.getByRole('button', { name: 'Train on selected…' }).click();
+    await trainPanel.getByLabel('Training', { exact: true }).selectOption(kind);
+    await trainPanel.getByLabel('Reward', { exact: true }).selectOption('reaction');
+    await trainPanel.getByLabel('Model', { exact: true }).selectOption(model.id);
+  };
+  /** Starts the job and waits on the model's page until `jobs` jobs completed and step `jobs` is a checkpoint. */
+  const startAndWait = async (jobs) => {
+    await trainPanel.getByRole('button', { name: 'Start training' }).click();
+    await page.getByRole('region', { name: 'Checkpoints' }).waitFor();
+    for (let attempt = 0; (await loopJobs.getByText('Completed').count()) < jobs; attempt++) {
+      if (attempt > 180) throw new Error(`job ${jobs} started from the calls did not complete`);
+      await page.waitForTimeout(1000);
+    }
+    await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: new RegExp(`^${jobs} `) }).waitFor();
+  };
+  await openTrainPanel('rl');
   await trainPanel.getByLabel('Compare', { exact: true }).selectOption('selection');
-  await trainPanel.getByLabel('Model', { exact: true }).selectOption(model.id);
   await trainPanel.getByRole('button', { name: 'Preview' }).click();
   await trainPanel.getByText('2 trajectories in 1 group').waitFor();
   await trainPanel.getByText('1 selected call left out').waitFor();
   await trainPanel.getByText('it has no 👍 or 👎 reaction').waitFor();
   await shot(page, 'calls-train-preview');
-  await trainPanel.getByRole('button', { name: 'Start training' }).click();
-  await page.getByRole('region', { name: 'Checkpoints' }).waitFor();
-  const loopJobs = page.getByRole('region', { name: 'Training jobs' });
-  for (let attempt = 0; (await loopJobs.getByText('Completed').count()) < 2; attempt++) {
-    if (attempt > 180) throw new Error('the job started from the calls did not complete');
-    await page.waitForTimeout(1000);
-  }
-  await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: /^2 / }).waitFor();
+  await startAndWait(2);
   await shot(page, 'calls-trained');
   step('TRAINED_FROM_CALLS');
 
   // SFT on the answer judged 👍 only: the lines go up as a training file, then an SFT job trains on it.
-  await page.goto(`${origin}/#/p/${entity}/${project}/calls?op=weave.completions_create`);
-  await page.getByLabel('Select every call on this page').check();
-  await page.getByRole('button', { name: 'Train on selected…' }).click();
-  await trainPanel.getByLabel('Training', { exact: true }).selectOption('sft');
-  await trainPanel.getByLabel('Reward', { exact: true }).selectOption('reaction');
+  await openTrainPanel('sft');
   await trainPanel.getByLabel('Only calls rewarded at least', { exact: true }).fill('1');
-  await trainPanel.getByLabel('Model', { exact: true }).selectOption(model.id);
   await trainPanel.getByRole('button', { name: 'Preview' }).click();
   await trainPanel.getByText('1 training example').waitFor();
   await trainPanel.getByText('2 selected calls left out').waitFor();
   await trainPanel.getByText('its reward 0.0 is below min_reward 1.0').waitFor();
-  await trainPanel.getByRole('button', { name: 'Start training' }).click();
-  await page.getByRole('region', { name: 'Checkpoints' }).waitFor();
-  for (let attempt = 0; (await loopJobs.getByText('Completed').count()) < 3; attempt++) {
-    if (attempt > 180) throw new Error('the SFT job started from the calls did not complete');
-    await page.waitForTimeout(1000);
-  }
-  await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: /^3 / }).waitFor();
+  await startAndWait(3);
   step('SFT_FROM_CALLS');
 
   // The loop's last step: the same evaluation of the base model and the trained model (the weave npm SDK asking the

@@ -24,6 +24,7 @@ import { renderUsage } from './usage/usage-page.js';
 import { renderPrices } from './prices/prices-page.js';
 import { renderEvaluations, renderEvaluationCompare } from './evaluations/evaluations-page.js';
 import { renderDashboard } from './dashboard/dashboard-page.js';
+import { renderQueues, renderQueue } from './queues/queues-page.js';
 
 const PROJECT = '/p/([^/]+)/([^/]+)';
 const AUTOMATIONS = '/automations/([^/]+)';
@@ -36,6 +37,8 @@ const ROUTES = [
   [new RegExp(`^${PROJECT}/dashboard$`), renderDashboard, ([entity, project]) => projectCrumbs(entity, project, 'Dashboard')],
   [new RegExp(`^${PROJECT}/evaluations$`), renderEvaluations, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations')],
   [new RegExp(`^${PROJECT}/evaluations/compare$`), renderEvaluationCompare, ([entity, project]) => projectCrumbs(entity, project, 'Evaluations', 'Compare')],
+  [new RegExp(`^${PROJECT}/queues$`), renderQueues, ([entity, project]) => projectCrumbs(entity, project, 'Queues')],
+  [new RegExp(`^${PROJECT}/queues/([^/]+)$`), renderQueue, ([entity, project]) => projectCrumbs(entity, project, 'Queues', 'Queue')],
   [new RegExp(`^${PROJECT}/threads$`), renderThreads, ([entity, project]) => projectCrumbs(entity, project, 'Threads')],
   [new RegExp(`^${PROJECT}/threads/([^/]+)$`), renderThread, ([entity, project]) => projectCrumbs(entity, project, 'Threads', 'Thread')],
   [new RegExp(`^${PROJECT}/objects$`), renderObjects, ([entity, project]) => projectCrumbs(entity, project, 'Objects')],
@@ -58,7 +61,7 @@ const ROUTES = [
   [/^\/teams\/([^/]+)$/, renderTeam, ([team]) => sectionCrumbs('Teams', team)],
 ];
 
-const TABS = { Calls: 'calls', Dashboard: 'dashboard', Evaluations: 'evaluations', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
+const TABS = { Calls: 'calls', Dashboard: 'dashboard', Evaluations: 'evaluations', Queues: 'queues', Threads: 'threads', Objects: 'objects', Training: 'training', Playground: 'playground', Usage: 'usage',
   Prices: 'prices' };
 const SECTIONS = { Automations: '/automations', 'API keys': '/keys', Teams: '/teams' };
 

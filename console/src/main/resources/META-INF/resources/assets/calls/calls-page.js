@@ -7,6 +7,7 @@ import { statusBadge, STATUSES, usageTotals } from '../shared/status.js';
 import { callsFilter, callsPageRequest, PAGE_SIZE, SORT_FIELDS } from './calls-query.js';
 import { trainPanel } from './train-from-calls.js';
 import { datasetPanel, exportCsv, exportJsonl } from './selection-actions.js';
+import { addToQueuePanel } from '../queues/queues-page.js';
 
 const COLUMNS = [
   ['op', 'Op'], ['name', 'Name'], ['status', 'Status'], ['started', 'Started'], ['latency', 'Latency', 'num'],
@@ -91,6 +92,8 @@ function selectable(calls, entity, project, params, go) {
   } }, 'Train on selected…');
   const toDataset = h('button', { type: 'button', class: 'secondary', disabled: true,
     onclick: () => replace(panel, datasetPanel(entity, project, chosenIds(), closePanel)) }, 'Add to dataset…');
+  const toQueue = h('button', { type: 'button', class: 'secondary', disabled: true,
+    onclick: () => replace(panel, addToQueuePanel(entity, project, chosenIds(), closePanel)) }, 'Add to queue…');
   const compare = h('button', { type: 'button', class: 'secondary', disabled: true,
     onclick: () => navigate(projectPath(entity, project, 'compare-calls'), { ids: chosenIds().join(',') }) }, 'Compare');
   const jsonl = h('button', { type: 'button', class: 'secondary', disabled: true, onclick: () => exportJsonl(projectId, chosenIds()).catch(failed) }, 'Export JSONL');
@@ -103,11 +106,11 @@ function selectable(calls, entity, project, params, go) {
   } });
   function changed() {
     replace(count, selected.size === 0 ? '' : `${selected.size} selected`);
-    for (const button of [train, toDataset, jsonl, csv]) button.disabled = selected.size === 0;
+    for (const button of [train, toDataset, toQueue, jsonl, csv]) button.disabled = selected.size === 0;
     compare.disabled = selected.size !== 2;
     all.checked = selected.size === calls.length;
   }
-  return h('div', {}, h('div', { class: 'selection-bar' }, train, toDataset, compare, jsonl, csv, count), panel, table(calls, entity, project, params, go, boxes, all));
+  return h('div', {}, h('div', { class: 'selection-bar' }, train, toDataset, toQueue, compare, jsonl, csv, count), panel, table(calls, entity, project, params, go, boxes, all));
 }
 
 function table(calls, entity, project, params, go, boxes, all) {

@@ -53,20 +53,18 @@ class ConsolePagesTest {
         String key = AdminApi.userWithKey(user);
         String project = "capitals-app";
 
-        String seeded = BrowserScripts.run(Duration.ofSeconds(120),
-                Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
-                        "HOME", Files.createTempDirectory("weave-home").toString()), "node", "seed.mjs", user + "/" + project);
-        assertTrue(seeded.contains("SEEDED"), seeded);
+        seed("seed.mjs", origin, key, user + "/" + project);
 
         writeThread(key, user + "/" + project);
         writePrices(key, user + "/" + project);
         writePrompt(key, user + "/" + project);
+        writeAnnotationSpec(key, user + "/" + project);
 
         String pages = BrowserScripts.runPages(Duration.ofSeconds(180), List.of("SIGNED_IN", "FAVICON", "PROJECT_OPENED",
                 "CALLS_SEEN", "OPS_FILTERED", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "REACTIONS_FALL_BACK",
                 "NOTED", "CHAT_READ", "FEEDBACK_FILTERED", "PRICE_SET", "PRICE_REMOVED", "DATASET_ROWS", "THREAD_TURNS",
                 "TRACEBACK_READ", "DASHBOARD", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED",
-                "LABELS_AND_VERSIONS", "PROMPT_READ", "RELOADED", "SIGNED_OUT"),
+                "QUEUE_WORKED", "LABELS_AND_VERSIONS", "PROMPT_READ", "RELOADED", "SIGNED_OUT"),
                 "node", "console-pages.mjs", origin, key, user, project);
         assertFalse(pages.contains("CONSOLE ERROR"), pages);
 
@@ -82,9 +80,14 @@ class ConsolePagesTest {
                 .body(Map.of("project_id", user + "/" + project, "fields", List.of("feedback_type", "payload", "weave_ref"),
                         "sort_by", List.of(Map.of("field", "created_at", "direction", "asc"))))
                 .post("/feedback/query").then().statusCode(200).extract().jsonPath().getList("result");
-        assertEquals(List.of("wandb.reaction.1", "wandb.note.1"), feedback.stream().map(row -> row.get("feedback_type")).toList());
+        // Then the annotation queue's answers on the first turn: a 👍 and a correctness of 4.
+        assertEquals(List.of("wandb.reaction.1", "wandb.note.1", "wandb.reaction.1", "wandb.annotation.correctness"),
+                feedback.stream().map(row -> row.get("feedback_type")).toList());
         assertEquals("👍", ((Map<?, ?>) feedback.get(0).get("payload")).get("emoji"));
         assertEquals("Checked by hand: the fallback answered.", ((Map<?, ?>) feedback.get(1).get("payload")).get("note"));
+        assertEquals("👍", ((Map<?, ?>) feedback.get(2).get("payload")).get("emoji"));
+        assertEquals(4, ((Map<?, ?>) feedback.get(3).get("payload")).get("value"));
+        assertEquals(feedback.get(2).get("weave_ref"), feedback.get(3).get("weave_ref"));
     }
 
     /**
@@ -122,6 +125,14 @@ class ConsolePagesTest {
                 .post("/call/upsert_batch").then().statusCode(200);
     }
 
+    /** A question annotators answer with 1 to 5, as Weave's {@code AnnotationSpec}. */
+    private static void writeAnnotationSpec(String key, String projectId) {
+        given().header("Authorization", "Bearer " + key).contentType(ContentType.JSON)
+                .body(Map.of("obj", Map.of("project_id", projectId, "object_id", "correctness", "builtin_object_class", "AnnotationSpec",
+                        "val", Map.of("name", "correctness", "field_schema", Map.of("type", "integer", "minimum", 1, "maximum", 5)))))
+                .post("/obj/create").then().statusCode(200);
+    }
+
     /** A prompt as Weave's Python SDK publishes a {@code weave.MessagesPrompt}. */
     private static void writePrompt(String key, String projectId) {
         Map<String, Object> prompt = Map.of("_type", "MessagesPrompt", "_class_name", "MessagesPrompt",
@@ -155,10 +166,7 @@ class ConsolePagesTest {
         String key = AdminApi.userWithKey(user);
         String project = "arithmetic";
 
-        String seeded = BrowserScripts.run(Duration.ofSeconds(120),
-                Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
-                        "HOME", Files.createTempDirectory("weave-home").toString()), "node", "seed-evals.mjs", user + "/" + project);
-        assertTrue(seeded.contains("SEEDED"), seeded);
+        seed("seed-evals.mjs", origin, key, user + "/" + project);
 
         String pages = BrowserScripts.runPages(Duration.ofSeconds(120), List.of("EVALUATIONS_LISTED", "LEADERBOARD", "EVALUATIONS_FILTERED",
                 "EVALUATIONS_COMPARED", "DISAGREEMENTS_SHOWN", "PREDICTION_OPENED"),
@@ -184,6 +192,14 @@ class ConsolePagesTest {
                 "env", "WF_TRACE_SERVER_URL=" + origin, "WANDB_BASE_URL=" + httpsOrigin, "WANDB_API_KEY=" + key,
                 "HOME=" + Files.createTempDirectory("weave-home"), "node", "call-link.mjs", origin, key, user + "/story-app");
         assertTrue(output.contains("LINK " + httpsOrigin + "/" + user + "/story-app/r/call/"), output);
+    }
+
+    /** Runs a script that logs a project's data with the unmodified Weave TypeScript SDK through the console. */
+    private static void seed(String script, String origin, String key, String projectId) throws Exception {
+        String seeded = BrowserScripts.run(Duration.ofSeconds(120),
+                Map.of("WF_TRACE_SERVER_URL", origin, "WANDB_API_KEY", key, "WEAVE_PRINT_CALL_LINK", "false",
+                        "HOME", Files.createTempDirectory("weave-home").toString()), "node", script, projectId);
+        assertTrue(seeded.contains("SEEDED"), seeded);
     }
 
     static boolean browserAvailable() throws IOException {
