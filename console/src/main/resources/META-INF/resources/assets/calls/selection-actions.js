@@ -14,13 +14,13 @@ function download(name, type, text) {
 }
 
 /** The calls whole (the table loads them without inputs and output), in the order of `ids`. */
-async function whole(projectId, ids) {
+export async function wholeCalls(projectId, ids) {
   const found = await api.lines('/calls/stream_query', { project_id: projectId, filter: { call_ids: ids } });
   return ids.map((id) => found.find((call) => call.id === id)).filter(Boolean);
 }
 
 export async function exportJsonl(projectId, ids) {
-  const calls = await whole(projectId, ids);
+  const calls = await wholeCalls(projectId, ids);
   download(`${projectId.replace('/', '-')}-calls.jsonl`, 'application/jsonl', calls.map((call) => JSON.stringify(call)).join('\n') + '\n');
 }
 
@@ -39,7 +39,7 @@ const csvField = (value) => {
 };
 
 export async function exportCsv(projectId, ids) {
-  const calls = await whole(projectId, ids);
+  const calls = await wholeCalls(projectId, ids);
   const lines = [CSV_COLUMNS.map(([name]) => name).join(','), ...calls.map((call) => CSV_COLUMNS.map(([, value]) => csvField(value(call))).join(','))];
   download(`${projectId.replace('/', '-')}-calls.csv`, 'text/csv', `${lines.join('\r\n')}\r\n`);
 }
@@ -54,7 +54,7 @@ function rowOf(call) {
 
 /** Adds the calls as rows of a new version of the dataset `name` (after the latest version's rows, if it exists). */
 async function addToDataset(projectId, name, ids) {
-  const calls = await whole(projectId, ids);
+  const calls = await wholeCalls(projectId, ids);
   let rows = [];
   const { objs } = await api.post('/objs/query', { project_id: projectId, filter: { object_ids: [name], latest_only: true } });
   if (objs.length > 0) {

@@ -5,19 +5,7 @@
 import { h, replace, state } from '../shared/dom.js';
 import { api } from '../shared/api.js';
 import { href, navigate, projectPath } from '../shared/router.js';
-
-async function trainableModels(entity, project) {
-  const models = [];
-  let after = null;
-  for (;;) {
-    const params = new URLSearchParams({ entity, project, limit: '100' });
-    if (after) params.set('after', after);
-    const page = await api.get(`/v1/preview/models?${params}`);
-    models.push(...page.data);
-    if (!page.has_more || !page.last_id) return models;
-    after = page.last_id;
-  }
-}
+import { projectModels } from '../training/training-page.js';
 
 /** The request body of /calls/trajectories for the form's choices. */
 function trajectoriesRequest(projectId, callIds, choices) {
@@ -81,7 +69,7 @@ export function trainPanel(entity, project, callIds, close) {
   sync();
 
   let models = [];
-  trainableModels(entity, project).then((found) => {
+  projectModels(entity, project).then((found) => {
     models = found;
     replace(model, found.length === 0 ? h('option', { value: '' }, 'No model: register one on the Training page or with ART')
       : found.map((candidate) => h('option', { value: candidate.id }, `${candidate.name} (${candidate.base_model}, step ${candidate.latest_step ?? 0})`)));

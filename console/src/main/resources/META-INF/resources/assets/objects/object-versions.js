@@ -4,6 +4,8 @@
 import { h, replace, state } from '../shared/dom.js';
 import { api } from '../shared/api.js';
 import { refresh } from '../shared/router.js';
+import { jsonDifferences } from '../shared/json-diff.js';
+import { messagesView } from '../trace/chat-view.js';
 
 /** The aliases and tags of one version, each removable, and a form to add one of either. */
 export function labelsSection(projectId, objectId, version) {
@@ -42,16 +44,6 @@ export function labelsSection(projectId, objectId, version) {
     feedback);
 }
 
-/** Every path where two JSON values differ: [path, before, after], `undefined` where a side lacks it. */
-export function jsonDifferences(before, after, path = '') {
-  const isObject = (value) => value !== null && typeof value === 'object';
-  if (!isObject(before) || !isObject(after) || Array.isArray(before) !== Array.isArray(after)) {
-    return JSON.stringify(before) === JSON.stringify(after) ? [] : [[path || '(value)', before, after]];
-  }
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return keys.flatMap((key) => jsonDifferences(before[key], after[key], Array.isArray(before) ? `${path}[${key}]` : path ? `${path}.${key}` : key));
-}
-
 const shown = (value) => (value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The differences of this version from another, as a table. */
@@ -68,9 +60,5 @@ export function differencesTable(before, after, beforeLabel, afterLabel) {
 export function promptView(val) {
   const messages = val?._class_name === 'MessagesPrompt' && Array.isArray(val.messages) ? val.messages
     : val?._class_name === 'StringPrompt' && typeof val.content === 'string' ? [{ role: 'user', content: val.content }] : null;
-  if (!messages) return null;
-  const text = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((part) => part.text ?? '').join('\n') : JSON.stringify(content));
-  return h('section', { 'aria-label': 'Prompt' }, h('h3', {}, 'Prompt'),
-    h('ol', { class: 'chat' }, messages.map((message) => h('li', { class: `chat-${message.role}` },
-      h('span', { class: 'chat-role' }, message.role), h('div', { class: 'chat-text' }, text(message.content ?? ''))))));
+  return messages && h('section', { 'aria-label': 'Prompt' }, h('h3', {}, 'Prompt'), messagesView(messages));
 }

@@ -4,6 +4,8 @@ import { api, opShortName } from '../shared/api.js';
 import { href, projectPath } from '../shared/router.js';
 import { statusBadge } from '../shared/status.js';
 import { jsonView } from '../shared/json-view.js';
+import { messageText } from '../trace/chat-view.js';
+import { exceptionHeadline } from '../trace/exception-view.js';
 
 export async function renderThreads(view, [entity, project], params, isCurrent) {
   const projectId = `${entity}/${project}`;
@@ -27,7 +29,7 @@ export async function renderThreads(view, [entity, project], params, isCurrent) 
 function said(inputs) {
   if (Array.isArray(inputs?.messages)) {
     const user = [...inputs.messages].reverse().find((message) => message.role === 'user');
-    if (user) return chatText(user.content);
+    if (user) return messageText(user.content);
   }
   const texts = Object.entries(inputs ?? {}).filter(([name, value]) => name !== 'self' && typeof value === 'string');
   return texts.length === 1 ? texts[0][1] : null;
@@ -36,13 +38,10 @@ function said(inputs) {
 /** What the turn answered: text, a chat completion's first choice, or an object's one text field. */
 function answered(output) {
   if (typeof output === 'string') return output;
-  if (Array.isArray(output?.choices)) return chatText(output.choices[0]?.message?.content ?? output.choices[0]?.text ?? '');
+  if (Array.isArray(output?.choices)) return messageText(output.choices[0]?.message?.content ?? output.choices[0]?.text ?? '');
   const texts = Object.values(output ?? {}).filter((value) => typeof value === 'string');
   return texts.length === 1 ? texts[0] : null;
 }
-
-const chatText = (content) => (typeof content === 'string' ? content
-  : Array.isArray(content) ? content.map((part) => part.text ?? '').join('\n') : JSON.stringify(content));
 
 /** One thread read as a conversation: each turn what was said and answered, the turn's call a click away. */
 export async function renderThread(view, [entity, project, threadId], params, isCurrent) {
@@ -63,17 +62,8 @@ export async function renderThread(view, [entity, project, threadId], params, is
           h('li', { class: 'chat-user' }, h('span', { class: 'chat-role' }, 'user'),
             h('div', { class: 'chat-text' }, question ?? jsonView(turn.inputs, { open: 1 }))),
           turn.exception
-            ? h('li', { class: 'chat-error' }, h('span', { class: 'chat-role' }, 'error'), h('div', { class: 'chat-text' }, errorLine(turn.exception)))
+            ? h('li', { class: 'chat-error' }, h('span', { class: 'chat-role' }, 'error'), h('div', { class: 'chat-text' }, exceptionHeadline(turn.exception)))
             : h('li', { class: 'chat-assistant' }, h('span', { class: 'chat-role' }, 'assistant'),
               h('div', { class: 'chat-text' }, answer ?? jsonView(turn.output, { open: 1 })))));
     })));
-}
-
-/** An exception's first line: the Python SDK's JSON as "Type: message", anything else as it came. */
-function errorLine(exception) {
-  try {
-    const parsed = JSON.parse(exception);
-    if (parsed && parsed.type) return `${parsed.type}: ${parsed.message ?? ''}`;
-  } catch (notJson) { /* shown as it came */ }
-  return exception;
 }

@@ -25,6 +25,13 @@ function tracebackText(traceback) {
   return typeof traceback === 'string' ? traceback : JSON.stringify(traceback, null, 2);
 }
 
+/** An exception's one line: the Python SDK's JSON as "type: message", anything else as it came. */
+export function exceptionHeadline(exception) {
+  const text = typeof exception === 'string' ? exception : JSON.stringify(exception);
+  const value = parsed(text);
+  return value ? [value.type, value.message].filter((part) => part !== undefined && part !== null && part !== '').join(': ') : text;
+}
+
 export function exceptionView(exception) {
   const text = typeof exception === 'string' ? exception : JSON.stringify(exception, null, 2);
   const value = parsed(text);

@@ -34,7 +34,7 @@ async function everything(path, query = {}) {
   }
 }
 
-function projectModels(entity, project) {
+export function projectModels(entity, project) {
   return everything('/v1/preview/models', { entity, project });
 }
 
