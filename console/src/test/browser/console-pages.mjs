@@ -299,6 +299,76 @@ try {
   }
   step('EXPORTED');
 
+  // Columns: the picker offers the calls' fields and their feedback; two inputs and the notes are added, the name and
+  // the user taken away; a chosen field sorts on the server (calls without it last).
+  await page.goto(`${origin}/#/p/${entity}/${project}/calls`);
+  await page.getByRole('row', { name: /answerQuestion/ }).waitFor();
+  await page.getByRole('button', { name: 'Columns…' }).click();
+  const picker = page.getByRole('region', { name: 'Columns' });
+  await picker.getByLabel('inputs.message').check();
+  await picker.getByLabel('inputs.question').check();
+  await picker.getByLabel('Notes').check();
+  await picker.getByLabel('Name', { exact: true }).uncheck();
+  await picker.getByLabel('User', { exact: true }).uncheck();
+  await shot(page, 'calls-columns');
+  await picker.getByRole('button', { name: 'Apply columns' }).click();
+  await page.locator('table.calls thead th', { hasText: 'inputs.question' }).waitFor();
+  const headers = (await page.locator('table.calls thead th').allTextContents()).slice(1).map((text) => text.replace(/ [▲▼]$/, ''));
+  if (JSON.stringify(headers) !== JSON.stringify(['Op', 'Status', 'Started', 'Latency', 'Tokens', 'Cost', 'inputs.message', 'inputs.question', 'Notes'])) {
+    throw new Error(`the table's columns are ${JSON.stringify(headers)}`);
+  }
+  await expectColumn('inputs.question', ['What is the capital of France?', '', '']);
+  await expectColumn('Notes', ['Checked by hand: the fallback answered.', '', '']);
+  await sortBy('inputs.message', 'descending');
+  await expectColumn('inputs.message', ['Hello', 'And tomorrow?', '']);
+  await sortBy('inputs.message', 'ascending');
+  await expectColumn('inputs.message', ['And tomorrow?', 'Hello', '']);
+  step('COLUMNS_CHOSEN');
+
+  // Saved views: the turns before June, with these columns and this order, saved under a name as a Weave SavedView,
+  // listed above the table, opened again by its URL alone, then deleted.
+  await page.getByLabel('Started before').fill('2026-06-01T00:00');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText(/^2 traces$/).waitFor();
+  await page.getByLabel('Save this view as').fill('turns before June');
+  await page.getByRole('button', { name: 'Save view' }).click();
+  const views = page.getByRole('navigation', { name: 'Saved views' });
+  await views.locator('a[aria-current="page"]', { hasText: 'turns before June' }).waitFor();
+  await page.getByRole('heading', { name: 'Calls: turns before June' }).waitFor();
+  const stored = await page.request.post(`${origin}/objs/query`, { headers: { Authorization: `Bearer ${apiKey}` },
+    data: { project_id: `${entity}/${project}`, filter: { base_object_classes: ['SavedView'], latest_only: true } } });
+  const [savedView] = (await stored.json()).objs;
+  const definition = savedView?.val?.definition;
+  if (savedView?.object_id !== 'turns-before-June' || savedView.val.view_type !== 'traces' || savedView.val.label !== 'turns before June'
+    || definition.sort_by?.length !== 1 || definition.sort_by[0].field !== 'inputs.message' || definition.sort_by[0].direction !== 'asc'
+    || !JSON.stringify(definition.columns).includes('{"path":["inputs","message"]}')
+    || !JSON.stringify(definition.query).includes('{"$lt":[{"$getField":"started_at"},{"$literal":"2026-06-01T00:00:00.000Z"}]}')
+    || definition.filter?.trace_roots_only !== true) {
+    throw new Error(`the view is stored as ${JSON.stringify(savedView)}`);
+  }
+  await views.getByRole('link', { name: 'All calls' }).click();
+  await page.getByText(/^3 traces$/).waitFor();
+  await page.locator('table.calls thead th', { hasText: 'User' }).waitFor();
+  const shared = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await shared.addInitScript((key) => sessionStorage.setItem('console.apiKey', key), apiKey);
+  await shared.goto(`${origin}/#/p/${entity}/${project}/calls?view=turns-before-June`);
+  await shared.getByRole('heading', { name: 'Calls: turns before June' }).waitFor();
+  await shared.getByText(/^2 traces$/).waitFor();
+  await shared.locator('th[aria-sort="ascending"]', { hasText: 'inputs.message' }).waitFor();
+  if (await shared.getByLabel('Started before').inputValue() !== '2026-06-01T00:00') throw new Error('the view lost its filter');
+  const sharedColumn = await shared.locator('table.calls tbody tr td:nth-child(8)').allTextContents();
+  if (JSON.stringify(sharedColumn) !== '["And tomorrow?","Hello"]') throw new Error(`the shared view shows ${JSON.stringify(sharedColumn)}`);
+  await shot(shared, 'calls-saved-view');
+  await shared.close();
+  await views.getByRole('link', { name: 'turns before June' }).click();
+  await page.getByRole('heading', { name: 'Calls: turns before June' }).waitFor();
+  await page.getByRole('button', { name: 'Delete view' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete view' }).click();
+  await page.getByRole('heading', { name: 'Calls', exact: true }).waitFor();
+  await views.getByRole('link', { name: 'All calls' }).waitFor();
+  if (await views.getByRole('link', { name: 'turns before June' }).count() !== 0) throw new Error('the view was not deleted');
+  step('VIEW_SAVED');
+
   // An annotation queue: made with the project's "correctness" question, filled with the two turns from the calls
   // table, then worked through by keys and clicks: the first gets a 👍 and a 4, the second is skipped.
   await page.getByRole('link', { name: 'Queues', exact: true }).click();

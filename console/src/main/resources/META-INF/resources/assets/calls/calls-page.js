@@ -1,26 +1,50 @@
 // A project's calls (trace roots): filters, sortable columns and pages over calls/stream_query; the
 // total comes from calls/query_stats afterwards, so the first rows never wait for a count.
-import { h, replace, state, formatTime, formatLatency, formatNumber, formatCost } from '../shared/dom.js';
+import { h, replace, state, formatNumber } from '../shared/dom.js';
 import { api, opShortName } from '../shared/api.js';
-import { href, navigate, projectPath } from '../shared/router.js';
-import { statusBadge, STATUSES, usageTotals } from '../shared/status.js';
+import { href, navigate, projectPath, refresh } from '../shared/router.js';
+import { STATUSES } from '../shared/status.js';
 import { callsFilter, callsPageRequest, PAGE_SIZE, SORT_FIELDS } from './calls-query.js';
+import { chosenColumns, columnCell, columnKind, columnLabel, columnPicker, sortsByPath } from './calls-columns.js';
+import { openView, opensView, viewsBar } from './saved-views.js';
 import { trainPanel } from './train-from-calls.js';
 import { datasetPanel, exportCsv, exportJsonl } from './selection-actions.js';
 import { addToQueuePanel } from '../queues/queues-page.js';
-
-const COLUMNS = [
-  ['op', 'Op'], ['name', 'Name'], ['status', 'Status'], ['started', 'Started'], ['latency', 'Latency', 'num'],
-  ['tokens', 'Tokens', 'num'], ['cost', 'Cost', 'num'], ['user', 'User'],
-];
 
 export async function renderCalls(view, [entity, project], params, isCurrent) {
   const projectId = `${entity}/${project}`;
   const path = projectPath(entity, project, 'calls');
   const go = (changes) => navigate(path, { ...Object.fromEntries(params), page: '', ...changes });
+  let open = null;
+  if (params.has('view')) {
+    try {
+      open = await openView(projectId, params.get('view'));
+    } catch (error) {
+      if (isCurrent()) replace(view, h('h1', {}, 'Calls'), state(`The view ${params.get('view')} could not be opened: ${error.message}`, 'error'));
+      return;
+    }
+    if (!isCurrent()) return;
+    if (opensView(params)) {
+      // The view's own link becomes its parameters in place, so Back does not open it again.
+      history.replaceState(null, '', href(path, { ...open.params, view: open.id }));
+      refresh();
+      return;
+    }
+  }
   const rows = h('div', { class: 'table-wrap' }, state('Loading calls…'));
   const total = h('span', { class: 'total', 'aria-live': 'polite' });
-  replace(view, h('h1', {}, 'Calls'), filters(projectId, params, go), h('div', { class: 'table-head' }, total), rows);
+  const picker = h('div');
+  const columnsButton = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', onclick: () => {
+    const close = () => { replace(picker); columnsButton.setAttribute('aria-expanded', 'false'); };
+    if (picker.firstChild) return close();
+    columnsButton.setAttribute('aria-expanded', 'true');
+    replace(picker, columnPicker(callsPageRequest(projectId, params), chosenColumns(params),
+      (columns) => go({ cols: columns.join(',') }), close));
+  } }, 'Columns…');
+  const unshown = open?.unshown ? state(`This view has ${open.unshown} condition${open.unshown === 1 ? '' : 's'} the console cannot show; `
+    + 'they are not applied.', 'error') : null;
+  replace(view, h('h1', {}, open ? `Calls: ${open.label}` : 'Calls'), viewsBar(entity, project, params, open), unshown,
+    filters(projectId, params, go), h('div', { class: 'table-head' }, columnsButton, total), picker, rows);
 
   const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
   api.post('/calls/query_stats', callsFilter(projectId, params))
@@ -116,29 +140,20 @@ function selectable(calls, entity, project, params, go) {
 function table(calls, entity, project, params, go, boxes, all) {
   const sort = params.get('sort') ?? 'started';
   const direction = params.get('dir') === 'asc' ? 'asc' : 'desc';
-  const header = COLUMNS.map(([key, label, kind]) => {
-    if (!SORT_FIELDS[key]) return h('th', { scope: 'col', class: kind }, label);
+  const columns = chosenColumns(params);
+  const header = columns.map((key) => {
+    const label = columnLabel(key);
+    const kind = columnKind(key);
+    if (!SORT_FIELDS[key] && !sortsByPath(key)) return h('th', { scope: 'col', class: kind, title: key }, label);
     const active = key === sort;
     const next = active && direction === 'desc' ? 'asc' : 'desc';
     return h('th', { scope: 'col', class: kind, 'aria-sort': active ? (direction === 'asc' ? 'ascending' : 'descending') : 'none' },
       h('button', { type: 'button', class: 'sort', onclick: () => go({ sort: key, dir: next }),
-        title: `Sort by ${label.toLowerCase()}` }, label, active ? (direction === 'asc' ? ' ▲' : ' ▼') : ''));
+        title: `Sort by ${SORT_FIELDS[key] ? label.toLowerCase() : key}` }, label, active ? (direction === 'asc' ? ' ▲' : ' ▼') : ''));
   });
+  const context = { entity, project };
   return h('table', { class: 'grid calls' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'select' }, all), header)),
-    h('tbody', {}, calls.map((call) => {
-      const { tokens, cost } = usageTotals(call.summary);
-      const weave = call.summary?.weave ?? {};
-      const link = href(projectPath(entity, project, 'traces', call.trace_id), { call: call.id });
-      return h('tr', {},
-        h('td', { class: 'select' }, boxes.get(call.id)),
-        h('td', {}, h('a', { href: link }, opShortName(call.op_name))),
-        h('td', {}, call.display_name ?? ''),
-        h('td', {}, statusBadge(weave.status)),
-        h('td', {}, formatTime(call.started_at)),
-        h('td', { class: 'num' }, formatLatency(weave.latency_ms)),
-        h('td', { class: 'num' }, formatNumber(tokens)),
-        h('td', { class: 'num' }, formatCost(cost)),
-        h('td', {}, call.svc_user_id ?? ''));
-    })));
+    h('tbody', {}, calls.map((call) => h('tr', {}, h('td', { class: 'select' }, boxes.get(call.id)),
+      columns.map((key) => columnCell(call, key, context))))));
 }

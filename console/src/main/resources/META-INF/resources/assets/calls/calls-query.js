@@ -1,4 +1,5 @@
 // The calls table's URL parameters as a calls/stream_query request: trace roots (or an op's calls), newest first, one page.
+import { chosenColumns, neededColumns, needsFeedback, sortsByPath } from './calls-columns.js';
 
 export const PAGE_SIZE = 50;
 
@@ -36,8 +37,15 @@ export function callsFilter(projectId, params) {
   return request;
 }
 
+/** The API's sort field of the URL's `sort`: a fixed column's field, or a chosen field's own path. */
+export function sortField(sort) {
+  if (sort && Object.hasOwn(SORT_FIELDS, sort)) return SORT_FIELDS[sort];
+  return sort && sortsByPath(sort) ? sort : 'started_at';
+}
+
 export function callsPageRequest(projectId, params) {
-  const sort = SORT_FIELDS[params.get('sort')] ?? 'started_at';
+  const sort = sortField(params.get('sort'));
+  const columns = chosenColumns(params);
   const direction = params.get('dir') === 'asc' ? 'asc' : 'desc';
   const page = Math.max(0, Number.parseInt(params.get('page') ?? '0', 10) || 0);
   return {
@@ -46,8 +54,9 @@ export function callsPageRequest(projectId, params) {
     limit: PAGE_SIZE,
     offset: page * PAGE_SIZE,
     include_costs: true,
-    // The table needs no inputs or outputs: leaving them out keeps a page of large calls small.
+    include_feedback: needsFeedback(columns),
+    // Inputs, output and attributes only when a chosen column shows them: leaving them out keeps a page of large calls small.
     columns: ['id', 'trace_id', 'parent_id', 'op_name', 'display_name', 'started_at', 'ended_at', 'exception',
-      'summary', 'svc_user_id'],
+      'summary', 'svc_user_id', ...neededColumns(columns)],
   };
 }
