@@ -36,8 +36,17 @@ function numericLeaves(object, skip = []) {
   return leaves;
 }
 
-/** The numbers of a run's summary, as `scorer.path` → value (model latency apart). */
-const scorerFigures = (output) => numericLeaves(output, ['model_latency']);
+/**
+ * The numbers of a run's summary, as `scorer.path` → value (model latency apart): the SDK's Evaluation returns its
+ * summary as the run's output; a run of the v2 REST routes has the means the server computed as its output and the
+ * figures its client gave in the call's summary (beside what every call's summary holds).
+ */
+function scorerFigures(run) {
+  const figures = numericLeaves(run.output, ['model_latency']);
+  const named = new Set(figures.map(([name]) => name));
+  const given = numericLeaves(run.summary, ['model_latency', 'weave', 'usage', 'status_counts']).filter(([name]) => !named.has(name));
+  return [...figures, ...given];
+}
 
 const formatFigure = (value) => (value === null || value === undefined || Number.isNaN(value) ? '—'
   : Number.isInteger(value) ? String(value) : value.toFixed(3));
@@ -92,7 +101,7 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
       h('td', {}, h('a', { href: href(projectPath(entity, project, 'traces', run.trace_id), { call: run.id }) }, evaluationOf(run) || run.display_name || 'Evaluation')),
       h('td', {}, modelOf(run)),
       h('td', {}, statusBadge(run.summary?.weave?.status)),
-      h('td', {}, h('ul', { class: 'figures' }, scorerFigures(run.output).map(([name, value]) => h('li', {}, h('span', { class: 'figure-name' }, name), ` ${formatFigure(value)}`)))),
+      h('td', {}, h('ul', { class: 'figures' }, scorerFigures(run).map(([name, value]) => h('li', {}, h('span', { class: 'figure-name' }, name), ` ${formatFigure(value)}`)))),
       h('td', { class: 'num' }, formatLatency(run.summary?.weave?.latency_ms)),
       h('td', {}, formatTime(run.started_at))))));
   replace(view, h('h1', {}, 'Evaluations'), filters,
@@ -109,12 +118,12 @@ function leaderboard(runs, evaluationOf, modelOf, params, path) {
   const evaluations = [...new Set(runs.map(evaluationOf))].sort();
   const evaluation = evaluations.includes(params.get('board')) ? params.get('board') : evaluations[0];
   const ofEvaluation = runs.filter((run) => evaluationOf(run) === evaluation);
-  const figures = [...new Set(ofEvaluation.flatMap((run) => scorerFigures(run.output).map(([name]) => name)))];
+  const figures = [...new Set(ofEvaluation.flatMap((run) => scorerFigures(run).map(([name]) => name)))];
   const figure = figures.includes(params.get('by')) ? params.get('by') : figures[0];
   const lowerFirst = params.get('order') === 'asc';
   const latest = new Map();
   for (const run of ofEvaluation) if (!latest.has(modelOf(run))) latest.set(modelOf(run), run); // runs come newest first
-  const ranked = [...latest].map(([model, run]) => [model, scorerFigures(run.output).find(([name]) => name === figure)?.[1] ?? null])
+  const ranked = [...latest].map(([model, run]) => [model, scorerFigures(run).find(([name]) => name === figure)?.[1] ?? null])
     .sort((a, b) => (a[1] === null) - (b[1] === null) || (lowerFirst ? a[1] - b[1] : b[1] - a[1]));
   const pick = (id, label, values, chosen) => h('div', { class: 'field' }, h('label', { for: id }, label),
     h('select', { id }, values.map(([value, text]) => h('option', { value, selected: value === chosen }, text))));

@@ -169,7 +169,7 @@ class ConsolePagesTest {
         seed("seed-evals.mjs", origin, key, user + "/" + project);
 
         String pages = BrowserScripts.runPages(Duration.ofSeconds(120), List.of("EVALUATIONS_LISTED", "LEADERBOARD", "EVALUATIONS_FILTERED",
-                "EVALUATIONS_COMPARED", "DISAGREEMENTS_SHOWN", "PREDICTION_OPENED"),
+                "EVALUATIONS_COMPARED", "DISAGREEMENTS_SHOWN", "PREDICTION_OPENED", "REST_RUN_COMPARED"),
                 "node", "evaluation-pages.mjs", origin, key, user, project);
         assertFalse(pages.contains("CONSOLE ERROR"), pages);
     }

@@ -13,7 +13,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.ids.Uuids;
 import org.llmplatform.tracing.calls.CallFilter;
@@ -48,6 +50,7 @@ public class EvalRunService {
 
     static final String RUN_OP = "Evaluation.evaluate";
     static final String PREDICT_AND_SCORE_OP = "Evaluation.predict_and_score";
+    static final String SUMMARIZE_OP = "Evaluation.summarize";
     static final String RUNNABLE_FEEDBACK_PREFIX = "wandb.runnable.";
 
     private final EvalObjectService objects;
@@ -83,9 +86,62 @@ public class EvalRunService {
                 .replaceWith(runId);
     }
 
+    /**
+     * Ends the run as the reference does: its output is the mean of each scorer's floating-point scores and of the
+     * numeric model outputs over its {@code predict_and_score} children, written first by an
+     * {@code Evaluation.summarize} child; the given summary becomes the run's summary.
+     */
     public Uni<Void> finishRun(String projectId, String runId, ObjectNode summary) {
-        return read(projectId, runId, "Evaluation run").chain(run -> end(projectId, runId, json.createObjectNode(),
-                summary == null ? json.createObjectNode() : summary));
+        return read(projectId, runId, "Evaluation run").chain(run -> queries.stream(CallsQuery.in(projectId)
+                .filter(parentOnly(runId)).build()).collect().asList().chain(children -> {
+                    ObjectNode output = runOutput(children);
+                    String summarizeId = newId();
+                    ObjectNode inputs = json.createObjectNode();
+                    inputs.set("self", inputs(run).path("self").isMissingNode() ? NullNode.getInstance() : inputs(run).get("self"));
+                    return start(projectId, summarizeId, runId, runId, SUMMARIZE_OP, EvalObjectService.EVALUATION_SUMMARIZE_SOURCE,
+                            json.createObjectNode(), inputs)
+                            .chain(() -> end(projectId, summarizeId, output, json.createObjectNode()))
+                            .chain(() -> end(projectId, runId, output, summary == null ? json.createObjectNode() : summary));
+                }));
+    }
+
+    /**
+     * The reference's means: a score counts when it is a float (a JSON number with a fraction or exponent, as Python
+     * reads it; not an integer or a boolean), a model output when it is a number or a boolean.
+     */
+    private ObjectNode runOutput(List<CallSchema> children) {
+        Map<String, List<Double>> scoresByScorer = new LinkedHashMap<>();
+        List<Double> outputs = new ArrayList<>();
+        for (CallSchema child : children) {
+            JsonNode output = child.output() == null ? NullNode.getInstance() : parse(child.output());
+            if (!opName(child.opName()).equals(PREDICT_AND_SCORE_OP) || !output.isObject()) {
+                continue;
+            }
+            JsonNode modelOutput = output.path("output");
+            if (modelOutput.isNumber() || modelOutput.isBoolean()) {
+                outputs.add(modelOutput.isBoolean() ? (modelOutput.booleanValue() ? 1.0 : 0.0) : modelOutput.doubleValue());
+            }
+            output.path("scores").properties().forEach(score -> {
+                List<Double> values = scoresByScorer.computeIfAbsent(score.getKey(), name -> new ArrayList<>());
+                if (score.getValue().isFloatingPointNumber()) {
+                    values.add(score.getValue().doubleValue());
+                }
+            });
+        }
+        ObjectNode means = json.createObjectNode();
+        scoresByScorer.forEach((scorer, values) -> {
+            if (!values.isEmpty()) {
+                means.putObject(scorer).put("mean", mean(values));
+            }
+        });
+        if (!outputs.isEmpty()) {
+            means.putObject("output").put("mean", mean(outputs));
+        }
+        return means;
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).sum() / values.size();
     }
 
     public Uni<EvaluationRunRead> readRun(String projectId, String runId) {

@@ -129,7 +129,7 @@ class EvalV2ApiTest {
         List<Map<String, Object>> calls = client.query(Map.of("filter", Map.of("trace_ids", List.of(runId))));
         Map<String, Map<String, Object>> byOp = new java.util.HashMap<>();
         calls.forEach(call -> byOp.put(opName((String) call.get("op_name")), call));
-        assertEquals(4, calls.size(), calls.toString());
+        assertEquals(5, calls.size(), calls.toString());
         Map<String, Object> root = byOp.get("Evaluation.evaluate");
         assertEquals(Map.of("self", evaluation, "model", model), root.get("inputs"));
         Map<String, Object> predictAndScore = byOp.get("Evaluation.predict_and_score");
@@ -160,6 +160,36 @@ class EvalV2ApiTest {
         get("/scores/" + scoreId).statusCode(404);
         delete("/evaluation_runs?evaluation_run_ids=" + runId).statusCode(200);
         get("/predictions/" + predictionId).statusCode(404);
+    }
+
+    @Test
+    void aFinishedRunsOutputIsTheMeanOfItsFloatScoresAndNumericOutputsWrittenByASummarizeChild() {
+        String evaluation = "weave:///" + client.project + "/object/e:abc";
+        String model = "weave:///" + client.project + "/object/echo:def";
+        String runId = post("/evaluation_runs", Map.of("evaluation", evaluation, "model", model)).statusCode(200)
+                .extract().path("evaluation_run_id");
+        Object[][] predictions = {{3, true, 0.75, 2}, {"x", false, 0.25, 4}};
+        for (Object[] prediction : predictions) {
+            String id = post("/predictions", Map.of("model", model, "inputs", Map.of("q", "?"), "output", prediction[0],
+                    "evaluation_run_id", runId)).statusCode(200).extract().path("prediction_id");
+            for (Object[] score : new Object[][] {{"exact", prediction[1]}, {"close", prediction[2]}, {"count", prediction[3]}}) {
+                post("/scores", Map.of("prediction_id", id, "scorer", "weave:///" + client.project + "/object/" + score[0] + ":v",
+                        "value", score[1], "evaluation_run_id", runId)).statusCode(200);
+            }
+            post("/predictions/" + id + "/finish", Map.of()).statusCode(200);
+        }
+        post("/evaluation_runs/" + runId + "/finish", Map.of("summary", Map.of("given", 1))).statusCode(200);
+
+        // As the reference: only floats are averaged (a boolean or an integer score is not), outputs when numeric.
+        Map<String, Object> means = Map.of("close", Map.of("mean", 0.5), "output", Map.of("mean", 3.0));
+        Map<String, Object> root = client.query(Map.of("filter", Map.of("call_ids", List.of(runId)))).get(0);
+        assertEquals(means, root.get("output"));
+        assertEquals(1, ((Map<?, ?>) root.get("summary")).get("given"));
+        List<Map<String, Object>> summarize = client.query(Map.of("filter", Map.of("parent_ids", List.of(runId))))
+                .stream().filter(call -> opName((String) call.get("op_name")).equals("Evaluation.summarize")).toList();
+        assertEquals(1, summarize.size());
+        assertEquals(means, summarize.get(0).get("output"));
+        assertEquals(Map.of("self", evaluation), summarize.get(0).get("inputs"));
     }
 
     @Test
