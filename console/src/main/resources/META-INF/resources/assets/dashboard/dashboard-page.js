@@ -62,6 +62,10 @@ export async function renderDashboard(view, [entity, project], params, isCurrent
   const end = Date.now();
   const start = end - range[2] * 1000;
   const span = { project_id: projectId, start: new Date(start).toISOString(), end: new Date(end).toISOString(), timezone: 'UTC' };
+  // Roots only: a trace's root holds the usage of its calls (the SDKs sum it up the tree), so counting every call
+  // would count a completion once per ancestor. Asked beside the call statistics, not after them.
+  const usageAnswer = api.post('/calls/stats', { ...span, usage_metrics: USAGE_METRICS, filter: { trace_roots_only: true } })
+    .catch(() => ({ usage_buckets: [] }));
   let groups;
   try {
     if (split === 'op') {
@@ -80,10 +84,7 @@ export async function renderDashboard(view, [entity, project], params, isCurrent
     if (isCurrent()) replace(view, h('h1', {}, 'Dashboard'), controls, state(`The statistics could not be loaded: ${error.message}`, 'error'));
     return;
   }
-  // Roots only: a trace's root holds the usage of its calls (the SDKs sum it up the tree), so counting every call
-  // would count a completion once per ancestor.
-  const usage = await api.post('/calls/stats', { ...span, usage_metrics: USAGE_METRICS, filter: { trace_roots_only: true } })
-    .catch(() => ({ usage_buckets: [] }));
+  const usage = await usageAnswer;
   if (!isCurrent()) return;
 
   const at = (bucket) => Date.parse(bucket.timestamp);

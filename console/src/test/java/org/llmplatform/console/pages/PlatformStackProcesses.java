@@ -11,12 +11,13 @@ import java.util.Map;
 import org.llmplatform.testing.PackagedService;
 
 /**
- * The packaged tracing-service, inference-gateway and training-service wired to each other as the local stack wires
- * them (each knows the others' URLs; the gateway and the trainer share one blob store), the gateway serving and the
- * embedded trainer training stories260K, the model the repository ships in {@code models/}: the console's tracing, inference and
- * training upstreams.
+ * The packaged tracing-service, inference-gateway, training-service and automation-service wired to each other as the
+ * local stack wires them (each knows the others' URLs; the gateway and the trainer share one blob store), the gateway
+ * serving and the embedded trainer training stories260K, the model the repository ships in {@code models/}, and the
+ * automation-service delivering webhooks to receivers on this machine over plain HTTP: the console's upstreams for
+ * the pages that need more than the traces (training, playground, usage, automations, keys, teams).
  */
-public class TrainingStackProcesses implements QuarkusTestResourceLifecycleManager {
+public class PlatformStackProcesses implements QuarkusTestResourceLifecycleManager {
 
     static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
     static final String BASE_MODEL = "stories260K";
@@ -51,9 +52,15 @@ public class TrainingStackProcesses implements QuarkusTestResourceLifecycleManag
         PackagedService training = begin("training-service", trainingPort, Map.of("platform.blob.root", blobs,
                 "training.base-models", BASE_MODEL, "training.trainer.base-model", BASE_MODEL,
                 "training.trainer.checkpoint", checkpoint, "training.trainer.tokenizer", tokenizer), urls);
+        PackagedService automation = begin("automation-service", PackagedService.freePort(), Map.of(
+                "automation.secrets.active-key-id", "console",
+                "automation.secrets.keys.console", "Y29uc29sZS10ZXN0LWtleS1jb25zb2xlLXRlc3Qta2U=",
+                "automation.delivery.allow-http", "true",
+                "automation.delivery.allowed-networks", "127.0.0.1/32"), urls);
         return Map.of("console.upstreams.tracing.url", tracing.base().toString(),
                 "console.upstreams.inference.url", inference.base().toString(),
-                "console.upstreams.training.url", training.base().toString());
+                "console.upstreams.training.url", training.base().toString(),
+                "console.upstreams.automation.url", automation.base().toString());
     }
 
     private PackagedService begin(String module, int port, Map<String, String> properties, Map<String, String> environment) {
