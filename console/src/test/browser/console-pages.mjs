@@ -325,6 +325,26 @@ try {
   await expectColumn('inputs.message', ['And tomorrow?', 'Hello', '']);
   step('COLUMNS_CHOSEN');
 
+  // With columns chosen, a dataset's rows are made of them.
+  await page.getByRole('row', { name: /chatTurn/ }).nth(0).getByRole('checkbox').check();
+  await page.getByRole('row', { name: /chatTurn/ }).nth(1).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Add to dataset…' }).click();
+  const turnsForm = page.getByRole('region', { name: 'Add the selected calls to a dataset' });
+  await turnsForm.getByText('Each call becomes a row of the table\'s chosen columns: message, question, Notes.', { exact: false }).waitFor();
+  await turnsForm.getByLabel('Dataset').fill('turns');
+  await turnsForm.getByRole('button', { name: 'Add rows' }).click();
+  await turnsForm.getByText('turns has a new version with 2 rows.').waitFor();
+  const api = (path, data) => page.request.post(`${origin}${path}`, { headers: { Authorization: `Bearer ${apiKey}` }, data })
+    .then((response) => response.json());
+  const { objs: [turns] } = await api('/objs/query', { project_id: `${entity}/${project}`, filter: { object_ids: ['turns'], latest_only: true } });
+  const { rows: turnRowsStored } = await api('/table/query', { project_id: `${entity}/${project}`, digest: turns.val.rows.split('/table/')[1] });
+  const shownRows = turnRowsStored.map(({ val }) => [Object.keys(val).sort().join(','), val.message, val.question, val.Notes]);
+  if (JSON.stringify(shownRows) !== JSON.stringify([['Notes,message,question', 'And tomorrow?', null, null],
+    ['Notes,message,question', 'Hello', null, null]])) {
+    throw new Error(`the dataset's rows are ${JSON.stringify(turnRowsStored)}`);
+  }
+  step('DATASET_FROM_COLUMNS');
+
   // Saved views: the turns before June, with these columns and this order, saved under a name as a Weave SavedView,
   // listed above the table, opened again by its URL alone, then deleted.
   await page.getByLabel('Started before').fill('2026-06-01T00:00');

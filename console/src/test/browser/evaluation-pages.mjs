@@ -37,8 +37,11 @@ try {
   await shot(page, 'evaluations');
   step('EVALUATIONS_LISTED');
 
-  // The leaderboard of the evaluation: by default its first figure, the highest first; then the lowest distance first.
+  // The leaderboard of the dataset (every run's evaluation reads "arithmetic"): by default its first figure, the highest
+  // first; then the lowest distance first.
   const board = page.getByRole('region', { name: 'Leaderboard' });
+  if (await board.getByLabel('Dataset').inputValue() !== 'arithmetic') throw new Error('the leaderboard is not of the arithmetic dataset');
+  await restRow.getByRole('cell', { name: 'arithmetic', exact: true }).waitFor();
   await board.getByRole('row', { name: '1 careful 3', exact: true }).waitFor();
   await board.getByRole('row', { name: '2 rest-model 2', exact: true }).waitFor();
   await board.getByRole('row', { name: '3 sloppy 1', exact: true }).waitFor();
@@ -50,6 +53,7 @@ try {
   await page.getByRole('region', { name: 'Leaderboard' }).getByRole('row', { name: '3 sloppy 1.333', exact: true }).waitFor();
   step('LEADERBOARD');
 
+  await page.getByLabel('Dataset', { exact: true }).first().selectOption('arithmetic');
   await page.getByLabel('Model', { exact: true }).selectOption('sloppy');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByText('1 run', { exact: true }).waitFor();

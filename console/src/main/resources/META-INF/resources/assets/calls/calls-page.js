@@ -8,7 +8,7 @@ import { callsFilter, callsPageRequest, PAGE_SIZE, SORT_FIELDS } from './calls-q
 import { chosenColumns, columnCell, columnKind, columnLabel, columnPicker, sortsByPath } from './calls-columns.js';
 import { openView, opensView, viewsBar } from './saved-views.js';
 import { trainPanel } from './train-from-calls.js';
-import { datasetPanel, exportCsv, exportJsonl } from './selection-actions.js';
+import { datasetPanel, exportCsv, exportJsonl, rowColumns } from './selection-actions.js';
 import { addToQueuePanel } from '../queues/queues-page.js';
 
 export async function renderCalls(view, [entity, project], params, isCurrent) {
@@ -115,7 +115,7 @@ function selectable(calls, entity, project, params, go) {
     replace(panel, trainPanel(entity, project, chosenIds(), closePanel));
   } }, 'Train on selected…');
   const toDataset = h('button', { type: 'button', class: 'secondary', disabled: true,
-    onclick: () => replace(panel, datasetPanel(entity, project, chosenIds(), closePanel)) }, 'Add to dataset…');
+    onclick: () => replace(panel, datasetPanel(entity, project, chosenIds(), rowColumns(chosenColumns(params)), closePanel)) }, 'Add to dataset…');
   const toQueue = h('button', { type: 'button', class: 'secondary', disabled: true,
     onclick: () => replace(panel, addToQueuePanel(entity, project, chosenIds(), closePanel)) }, 'Add to queue…');
   const compare = h('button', { type: 'button', class: 'secondary', disabled: true,

@@ -1,9 +1,9 @@
 // A project's evaluation runs (#/p/<entity>/<project>/evaluations): every `Evaluation.evaluate` call, whether the
-// SDK's Evaluation or the v2 REST routes logged it, with its evaluation, model, scorer summaries and latency,
-// filterable by evaluation and model; and two or more runs compared side by side
+// SDK's Evaluation or the v2 REST routes logged it, with its evaluation, model, dataset, scorer summaries and latency,
+// filterable by evaluation, model and dataset; and two or more runs compared side by side
 // (…/evaluations/compare?runs=<id>,<id>): each scorer's summary per run with the difference, and every example with
 // each run's output and scores, sortable by the difference and filterable to the examples where the runs disagree;
-// and a leaderboard: the models of one evaluation ranked by a figure of their latest runs.
+// and a leaderboard: the models run on one dataset ranked by a figure of their latest runs.
 // Both read the tracing-service's public APIs (calls/stream_query, eval_results/query).
 import { h, replace, state, formatTime, formatLatency } from '../shared/dom.js';
 import { api, parseRef } from '../shared/api.js';
@@ -71,18 +71,24 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
   }
   const evaluationOf = (run) => refName(run.inputs?.self ?? run.inputs?.this);
   const modelOf = (run) => refName(run.inputs?.model);
+  const datasets = await evaluationDatasets(runs);
+  if (!isCurrent()) return;
+  const datasetOf = (run) => datasets.get(run.inputs?.self ?? run.inputs?.this) ?? '';
   const choice = (id, label, values, selected) => h('div', { class: 'field' }, h('label', { for: id }, label),
     h('select', { id, name: id }, h('option', { value: '' }, 'Any'), [...new Set(values)].sort().map((value) =>
       h('option', { value, selected: value === selected }, value))));
   const evaluationFilter = choice('filter-evaluation', 'Evaluation', runs.map(evaluationOf), params.get('evaluation'));
   const modelFilter = choice('filter-model', 'Model', runs.map(modelOf), params.get('model'));
+  const datasetFilter = choice('filter-dataset', 'Dataset', runs.map(datasetOf).filter(Boolean), params.get('dataset'));
   const shown = runs.filter((run) => (!params.get('evaluation') || evaluationOf(run) === params.get('evaluation'))
-    && (!params.get('model') || modelOf(run) === params.get('model')));
+    && (!params.get('model') || modelOf(run) === params.get('model'))
+    && (!params.get('dataset') || datasetOf(run) === params.get('dataset')));
   const path = projectPath(entity, project, 'evaluations');
   const filters = h('form', { class: 'filters', role: 'search', onsubmit: (event) => {
     event.preventDefault();
-    navigate(path, { evaluation: evaluationFilter.querySelector('select').value, model: modelFilter.querySelector('select').value });
-  } }, evaluationFilter, modelFilter, h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Apply filters')));
+    navigate(path, { evaluation: evaluationFilter.querySelector('select').value, model: modelFilter.querySelector('select').value,
+      dataset: datasetFilter.querySelector('select').value });
+  } }, evaluationFilter, modelFilter, datasetFilter, h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Apply filters')));
 
   const selected = new Set();
   const compare = h('button', { type: 'button', disabled: true, onclick: () => navigate(`${path}/compare`, { runs: [...selected].join(',') }) },
@@ -94,12 +100,13 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
   };
   const table = h('table', { class: 'grid evaluations' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'select' }),
-      ['Evaluation', 'Model', 'Status', 'Scores', 'Latency', 'Started'].map((label) => h('th', { scope: 'col', class: label === 'Latency' ? 'num' : null }, label)))),
+      ['Evaluation', 'Model', 'Dataset', 'Status', 'Scores', 'Latency', 'Started'].map((label) => h('th', { scope: 'col', class: label === 'Latency' ? 'num' : null }, label)))),
     h('tbody', {}, shown.map((run) => h('tr', {},
       h('td', { class: 'select' }, h('input', { type: 'checkbox', 'aria-label': `Select the run of ${modelOf(run)} ${run.id.slice(-8)}`,
         onchange: (event) => { if (event.target.checked) selected.add(run.id); else selected.delete(run.id); changed(); } })),
       h('td', {}, h('a', { href: href(projectPath(entity, project, 'traces', run.trace_id), { call: run.id }) }, evaluationOf(run) || run.display_name || 'Evaluation')),
       h('td', {}, modelOf(run)),
+      h('td', {}, datasetOf(run)),
       h('td', {}, statusBadge(run.summary?.weave?.status)),
       h('td', {}, h('ul', { class: 'figures' }, scorerFigures(run).map(([name, value]) => h('li', {}, h('span', { class: 'figure-name' }, name), ` ${formatFigure(value)}`)))),
       h('td', { class: 'num' }, formatLatency(run.summary?.weave?.latency_ms)),
@@ -107,22 +114,36 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
   replace(view, h('h1', {}, 'Evaluations'), filters,
     h('div', { class: 'selection-bar' }, compare, count, h('span', { class: 'total' }, `${shown.length} run${shown.length === 1 ? '' : 's'}`)),
     shown.length === 0 ? state('No run matches these filters.') : table,
-    leaderboard(runs, evaluationOf, modelOf, params, path));
+    leaderboard(runs, datasetOf, modelOf, params, path));
+}
+
+/** Each evaluation ref of the runs → the name of its dataset (read from the Evaluation objects in one batch). */
+async function evaluationDatasets(runs) {
+  const refs = [...new Set(runs.map((run) => run.inputs?.self ?? run.inputs?.this).filter((ref) => parseRef(ref)))];
+  const datasets = new Map();
+  if (refs.length === 0) return datasets;
+  try {
+    const { vals } = await api.post('/refs/read_batch', { refs });
+    refs.forEach((ref, index) => datasets.set(ref, refName(vals[index]?.dataset)));
+  } catch (error) {
+    // Without the objects the runs still show; only their dataset is blank.
+  }
+  return datasets;
 }
 
 /**
- * Models ranked by one figure of one evaluation (an evaluation is its dataset and scorers): each model's latest run,
- * the highest first (the lowest first for a figure where less is better, as the person chooses).
+ * Models ranked by one figure on one dataset (of any evaluation of it): each model's latest run, the highest first
+ * (the lowest first for a figure where less is better, as the person chooses).
  */
-function leaderboard(runs, evaluationOf, modelOf, params, path) {
-  const evaluations = [...new Set(runs.map(evaluationOf))].sort();
-  const evaluation = evaluations.includes(params.get('board')) ? params.get('board') : evaluations[0];
-  const ofEvaluation = runs.filter((run) => evaluationOf(run) === evaluation);
-  const figures = [...new Set(ofEvaluation.flatMap((run) => scorerFigures(run).map(([name]) => name)))];
+function leaderboard(runs, datasetOf, modelOf, params, path) {
+  const datasets = [...new Set(runs.map(datasetOf))].sort();
+  const dataset = datasets.includes(params.get('board')) ? params.get('board') : datasets[0];
+  const ofDataset = runs.filter((run) => datasetOf(run) === dataset);
+  const figures = [...new Set(ofDataset.flatMap((run) => scorerFigures(run).map(([name]) => name)))];
   const figure = figures.includes(params.get('by')) ? params.get('by') : figures[0];
   const lowerFirst = params.get('order') === 'asc';
   const latest = new Map();
-  for (const run of ofEvaluation) if (!latest.has(modelOf(run))) latest.set(modelOf(run), run); // runs come newest first
+  for (const run of ofDataset) if (!latest.has(modelOf(run))) latest.set(modelOf(run), run); // runs come newest first
   const ranked = [...latest].map(([model, run]) => [model, scorerFigures(run).find(([name]) => name === figure)?.[1] ?? null])
     .sort((a, b) => (a[1] === null) - (b[1] === null) || (lowerFirst ? a[1] - b[1] : b[1] - a[1]));
   const pick = (id, label, values, chosen) => h('div', { class: 'field' }, h('label', { for: id }, label),
@@ -130,9 +151,9 @@ function leaderboard(runs, evaluationOf, modelOf, params, path) {
   const form = h('form', { class: 'filters', onsubmit: (event) => {
     event.preventDefault();
     const value = (id) => form.querySelector(`#${id}`).value;
-    navigate(path, { ...Object.fromEntries(params), board: value('board-evaluation'), by: value('board-figure'), order: value('board-order') });
+    navigate(path, { ...Object.fromEntries(params), board: value('board-dataset'), by: value('board-figure'), order: value('board-order') });
   } },
-  pick('board-evaluation', 'Evaluation', evaluations.map((name) => [name, name]), evaluation),
+  pick('board-dataset', 'Dataset', datasets.map((name) => [name, name || '(unknown)']), dataset),
   pick('board-figure', 'Ranked by', figures.map((name) => [name, name]), figure),
   pick('board-order', 'Best is', [['desc', 'highest'], ['asc', 'lowest']], lowerFirst ? 'asc' : 'desc'),
   h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Rank')));

@@ -63,7 +63,8 @@ class ConsolePagesTest {
         String pages = BrowserScripts.runPages(Duration.ofSeconds(180), List.of("SIGNED_IN", "FAVICON", "PROJECT_OPENED",
                 "CALLS_SEEN", "OPS_FILTERED", "FILTERED", "SORTED_BY_USAGE", "CHILD_READ", "REACTED", "REACTIONS_FALL_BACK",
                 "NOTED", "CHAT_READ", "FEEDBACK_FILTERED", "PRICE_SET", "PRICE_REMOVED", "DATASET_ROWS", "THREAD_TURNS",
-                "TRACEBACK_READ", "DASHBOARD", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED",
+                "TRACEBACK_READ", "DASHBOARD", "CALLS_COMPARED", "ADDED_TO_DATASET", "EXPORTED", "COLUMNS_CHOSEN",
+                "DATASET_FROM_COLUMNS", "VIEW_SAVED",
                 "QUEUE_WORKED", "LABELS_AND_VERSIONS", "PROMPT_READ", "RELOADED", "SIGNED_OUT"),
                 "node", "console-pages.mjs", origin, key, user, project);
         assertFalse(pages.contains("CONSOLE ERROR"), pages);

@@ -17,7 +17,8 @@ import org.llmplatform.tracing.query.SqlStatement;
 import org.llmplatform.tracing.stats.StatsMetric.Column;
 
 /**
- * calls/stats from the hourly rollup of migration V22 (docs/tracing-service.md#call-stats-rollup): the range's whole
+ * calls/stats from the hourly rollup of migrations V22 and V25 (docs/tracing-service.md#call-stats-rollup), for every
+ * call or for the trace roots alone: the range's whole
  * UTC hours from {@code tracing.call_stats_hours} / {@code tracing.usage_stats_hours}, its partial first and last hours
  * from the calls through the functions that fill the rollup, merged into buckets of whole hours. Only what the rollup
  * answers exactly (or, for latency percentiles, within {@link LatencyHistogram#RELATIVE_ERROR}) is asked of it.
@@ -64,7 +65,8 @@ public class CallStatsRollupStore {
     }
 
     /** The call buckets; empty when a latency percentile is asked of a range holding a negative latency. */
-    Uni<Optional<List<ObjectNode>>> callBuckets(String project, StatsBuckets buckets, List<StatsMetric> metrics) {
+    Uni<Optional<List<ObjectNode>>> callBuckets(String project, boolean rootsOnly, StatsBuckets buckets,
+            List<StatsMetric> metrics) {
         SqlParams params = new SqlParams();
         String sql = """
                 WITH buckets AS (%s)%s,
@@ -83,12 +85,13 @@ public class CallStatsRollupStore {
                     coalesce(a.negative_latencies, 0)::bigint AS negative_latencies, a.latency_histogram
                 FROM buckets LEFT JOIN aggregated a ON a.bucket = buckets.bucket
                 ORDER BY buckets.bucket""".formatted(buckets.seriesSql(params),
-                edgeCalls(params, project, buckets), wholeHours(params, project, buckets),
+                edgeCalls(params, project, rootsOnly, buckets), wholeHours(params, project, rootsOnly, buckets),
                 edgeHours(buckets, """
 
                     UNION ALL
                     SELECT d.hour, d.calls, d.errors, d.ended, d.latency_sum, d.negative_latencies, d.latency_histogram
-                    FROM edge, tracing.call_stats_of(edge.projects, edge.started, edge.ended, edge.failed, edge.signs) d"""),
+                    FROM edge, tracing.call_stats_of(edge.projects, edge.started, edge.ended, edge.failed, edge.roots,
+                        edge.signs) d"""),
                 bucketOfHour(params, buckets));
         boolean percentiles = metrics.stream().anyMatch(m -> m.name().equals("latency_ms") && !m.percentiles().isEmpty());
         return rows.withoutJit(new SqlStatement(sql, params.values())).map(rowSet -> {
@@ -103,7 +106,7 @@ public class CallStatsRollupStore {
         });
     }
 
-    Uni<List<ObjectNode>> usageBuckets(String project, StatsBuckets buckets, List<StatsMetric> metrics) {
+    Uni<List<ObjectNode>> usageBuckets(String project, boolean rootsOnly, StatsBuckets buckets, List<StatsMetric> metrics) {
         SqlParams params = new SqlParams();
         boolean priced = StatsPrices.anyPriced(metrics);
         List<String> columns = new ArrayList<>();
@@ -134,14 +137,14 @@ public class CallStatsRollupStore {
                 FROM buckets CROSS JOIN models
                 LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
                 ORDER BY buckets.bucket, models.model COLLATE "C"
-                """.formatted(buckets.seriesSql(params), edgeCalls(params, project, buckets),
-                wholeHours(params, project, buckets), edgeHours(buckets, """
+                """.formatted(buckets.seriesSql(params), edgeCalls(params, project, rootsOnly, buckets),
+                wholeHours(params, project, rootsOnly, buckets), edgeHours(buckets, """
 
                     UNION ALL
                     SELECT d.hour, d.model, d.pairs, d.input_tokens, d.output_tokens, d.total_tokens, d.total_tokens_count,
                         d.cache_read_input_tokens, d.cache_read_input_tokens_count, d.cache_creation_input_tokens,
                         d.cache_creation_input_tokens_count
-                    FROM edge, tracing.usage_stats_of(edge.projects, edge.started, edge.usages, edge.signs) d"""),
+                    FROM edge, tracing.usage_stats_of(edge.projects, edge.started, edge.usages, edge.roots, edge.signs) d"""),
                 bucketOfHour(params, buckets), StatsPrices.INPUT_TOKENS,
                 StatsPrices.OUTPUT_TOKENS, priced ? StatsPrices.bookCte(params, project) : "", String.join(", ", columns),
                 priced ? StatsPrices.priceJoin() : "");
@@ -152,7 +155,7 @@ public class CallStatsRollupStore {
      * {@code , edge AS (…)}: the visible calls of the range's partial first and last hours, as the arrays the rollup's
      * functions take; nothing for a range of whole hours, which reads no call. A range within one hour is all edge.
      */
-    private static String edgeCalls(SqlParams params, String project, StatsBuckets buckets) {
+    private static String edgeCalls(SqlParams params, String project, boolean rootsOnly, StatsBuckets buckets) {
         Hours hours = Hours.of(buckets);
         if (!hours.partial(buckets)) {
             return "";
@@ -162,11 +165,13 @@ public class CallStatsRollupStore {
                 edge AS (
                     SELECT array_agg(c.project_id) AS projects, array_agg(c.started_at) AS started,
                         array_agg(c.ended_at) AS ended, array_agg(c.exception IS NOT NULL) AS failed,
-                        array_agg(c.summary -> 'usage') AS usages, array_agg(1) AS signs
+                        array_agg(c.summary -> 'usage') AS usages, array_agg(c.parent_id IS NULL) AS roots,
+                        array_agg(1) AS signs
                     FROM tracing.calls c
-                    WHERE c.project_id = %s AND c.started_at IS NOT NULL AND c.deleted_at IS NULL
+                    WHERE c.project_id = %s AND c.started_at IS NOT NULL AND c.deleted_at IS NULL%s
                         AND ((c.started_at >= %s AND c.started_at < %s) OR (c.started_at >= %s AND c.started_at < %s)))"""
-                .formatted(params.bind(project, "text"), time(params, buckets.start()), time(params, hours.leadingEnd()),
+                .formatted(params.bind(project, "text"), rootsOnly ? " AND c.parent_id IS NULL" : "",
+                        time(params, buckets.start()), time(params, hours.leadingEnd()),
                         time(params, hours.trailingStart()), time(params, buckets.end()));
     }
 
@@ -175,10 +180,11 @@ public class CallStatsRollupStore {
         return Hours.of(buckets).partial(buckets) ? union : "";
     }
 
-    private static String wholeHours(SqlParams params, String project, StatsBuckets buckets) {
+    /** The rows of the range's whole hours: both kinds for every call, the roots' alone for the trace roots. */
+    private static String wholeHours(SqlParams params, String project, boolean rootsOnly, StatsBuckets buckets) {
         Hours hours = Hours.of(buckets);
         return "project_id = " + params.bind(project, "text") + " AND hour >= " + params.bind(hours.from(), "bigint")
-                + " AND hour < " + params.bind(hours.to(), "bigint");
+                + " AND hour < " + params.bind(hours.to(), "bigint") + (rootsOnly ? " AND root" : "");
     }
 
     private static String bucketOfHour(SqlParams params, StatsBuckets buckets) {

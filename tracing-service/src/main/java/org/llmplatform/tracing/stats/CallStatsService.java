@@ -57,9 +57,10 @@ public class CallStatsService {
         List<StatsMetric> callMetrics = StatsMetric.of(request.callMetrics(), StatsMetric.CALL_METRICS, "call_metrics");
         CallFilter filter = request.filter() == null ? CallFilter.NONE : request.filter().checked();
         StatsBuckets buckets = new StatsBuckets(start.toInstant(), end.toInstant(), granularity, zone);
+        boolean rootsOnly = Boolean.TRUE.equals(filter.traceRootsOnly());
         boolean rollup = everyCall(filter) && CallStatsRollupStore.answers(buckets, callMetrics, usageMetrics);
         Uni<List<ObjectNode>> usage = usageMetrics.isEmpty() ? Uni.createFrom().item(List.of())
-                : rollup ? rollupStore.usageBuckets(project, buckets, usageMetrics)
+                : rollup ? rollupStore.usageBuckets(project, rootsOnly, buckets, usageMetrics)
                 : store.usageBuckets(project, filter, buckets, usageMetrics);
         return usage.chain(usageBuckets -> callBuckets(project, filter, buckets, callMetrics, rollup)
                 .map(callBuckets -> new CallStatsRes(Timestamps.format(start), Timestamps.format(end), granularity,
@@ -75,14 +76,17 @@ public class CallStatsService {
         if (!rollup) {
             return store.callBuckets(project, filter, buckets, metrics);
         }
-        return rollupStore.callBuckets(project, buckets, metrics).chain(answer -> answer.isPresent()
+        return rollupStore.callBuckets(project, Boolean.TRUE.equals(filter.traceRootsOnly()), buckets, metrics)
+                .chain(answer -> answer.isPresent()
                 ? Uni.createFrom().item(answer.get()) : store.callBuckets(project, filter, buckets, metrics));
     }
 
-    /** Whether the filter keeps every call (the members calls/stats reads; the rollup counts every visible call). */
+    /**
+     * Whether the filter keeps every call, or every trace root (the members calls/stats reads; the rollup counts every
+     * visible call, roots apart).
+     */
     private static boolean everyCall(CallFilter filter) {
         return Stream.of(filter.opNames(), filter.traceIds(), filter.callIds(), filter.parentIds(), filter.svcUserIds(),
-                filter.svcRunIds()).allMatch(values -> values == null || values.isEmpty())
-                && !Boolean.TRUE.equals(filter.traceRootsOnly());
+                filter.svcRunIds()).allMatch(values -> values == null || values.isEmpty());
     }
 }

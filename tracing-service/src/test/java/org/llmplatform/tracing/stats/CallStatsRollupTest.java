@@ -97,9 +97,16 @@ class CallStatsRollupTest {
                 new String[] {"2025-04-01T05:30:00.500Z", "2025-04-01T10:15:00Z"},
                 new String[] {"2025-04-01T10:05:00Z", "2025-04-01T10:40:00Z"})) {
             for (long granularity : List.of(3600L, 7200L, 86400L)) {
-                assertSameAnswers(range[0], range[1], granularity);
+                assertSameAnswers(range[0], range[1], granularity, false);
+                assertSameAnswers(range[0], range[1], granularity, true);
             }
         }
+        long[] kinds = new long[2];
+        for (Row row : pool.preparedQuery("SELECT root, sum(calls)::bigint AS calls FROM tracing.call_stats_hours"
+                + " WHERE project_id = $1 GROUP BY root").execute(Tuple.of(client.project)).await().indefinitely()) {
+            kinds[row.getBoolean("root") ? 1 : 0] = row.getLong("calls");
+        }
+        assertTrue(kinds[0] > 0 && kinds[1] > 0, "the rollup keeps the roots apart: " + java.util.Arrays.toString(kinds));
     }
 
     @Test
@@ -117,22 +124,22 @@ class CallStatsRollupTest {
     @Test
     void aResentCallCountsOnce() {
         Map<Long, long[]> before = rollupHours();
-        JsonNode answer = stats("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false);
+        JsonNode answer = stats("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false, false);
         client.post("/call/upsert_batch", Map.of("batch", v1Batch)).statusCode(200);
         client.post("/v2/" + client.project + "/calls/complete", completeBatch).statusCode(200);
         v2StartAndEnd("i", "09:20:00", "09:20:00.005", Map.of());
         client.post("/calls/delete", Map.of("project_id", client.project, "call_ids", List.of("k"))).statusCode(200);
         assertEquals(toLists(before), toLists(rollupHours()));
-        assertEquals(answer, stats("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false));
+        assertEquals(answer, stats("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false, false));
     }
 
     @Test
     void aDeletedCallLeavesTheRollup() {
         client.post("/calls/delete", Map.of("project_id", client.project, "call_ids", List.of("g"))).statusCode(200);
         assertFalse(rollupHours().containsKey(8L), "g and its child h are gone: 08:xx counts nothing");
-        JsonNode usage = stats("2025-04-01T08:00:00Z", "2025-04-01T09:00:00Z", 3600, false).get("usage_buckets");
+        JsonNode usage = stats("2025-04-01T08:00:00Z", "2025-04-01T09:00:00Z", 3600, false, false).get("usage_buckets");
         assertEquals(0, usage.size(), "no model has usage left in 08:xx");
-        assertSameAnswers("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600);
+        assertSameAnswers("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false);
     }
 
     @Test
@@ -141,7 +148,7 @@ class CallStatsRollupTest {
                 0.000002, "completion_token_cost", 0.000008, "effective_date", "2025-01-01T00:00:00Z")))).statusCode(200);
         client.post("/cost/create", Map.of("project_id", client.project, "costs", Map.of("house-a", Map.of("prompt_token_cost",
                 0.000003, "completion_token_cost", 0.00001, "effective_date", "2025-04-01T08:00:00Z")))).statusCode(200);
-        JsonNode buckets = stats("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false).get("usage_buckets");
+        JsonNode buckets = stats("2025-04-01T05:00:00Z", "2025-04-01T11:00:00Z", 3600, false, false).get("usage_buckets");
         for (JsonNode bucket : buckets) {
             double input = bucket.get("sum_input_tokens").asDouble();
             double output = bucket.get("sum_output_tokens").asDouble();
@@ -154,7 +161,7 @@ class CallStatsRollupTest {
             assertEquals(inputCost + outputCost, bucket.get("sum_total_cost").asDouble(), 0, bucket.toString());
         }
         assertNotEquals(0.0, buckets.get(0).get("sum_input_cost").asDouble(), "05:xx house-a: 107 input tokens");
-        assertSameAnswers("2025-04-01T05:30:00Z", "2025-04-01T10:30:00Z", 3600);
+        assertSameAnswers("2025-04-01T05:30:00Z", "2025-04-01T10:30:00Z", 3600, false);
     }
 
     @Test
@@ -183,7 +190,7 @@ class CallStatsRollupTest {
             writers.shutdown();
         }
         assertEquals(120, rollupHours().get(12L)[0]);
-        assertSameAnswers("2025-04-01T12:00:00Z", "2025-04-01T13:00:00Z", 3600);
+        assertSameAnswers("2025-04-01T12:00:00Z", "2025-04-01T13:00:00Z", 3600, false);
     }
 
     @Test
@@ -201,10 +208,11 @@ class CallStatsRollupTest {
         }
     }
 
-    private void assertSameAnswers(String start, String end, long granularity) {
-        JsonNode rollup = stats(start, end, granularity, false);
-        JsonNode exact = stats(start, end, granularity, true);
-        String where = start + " to " + end + " by " + granularity + " s";
+    /** {@code rootsOnly}: both for the trace roots alone, as the dashboard asks. */
+    private void assertSameAnswers(String start, String end, long granularity, boolean rootsOnly) {
+        JsonNode rollup = stats(start, end, granularity, false, rootsOnly);
+        JsonNode exact = stats(start, end, granularity, true, rootsOnly);
+        String where = start + " to " + end + " by " + granularity + " s" + (rootsOnly ? ", roots" : "");
         for (String list : List.of("call_buckets", "usage_buckets")) {
             assertEquals(exact.get(list).size(), rollup.get(list).size(), where + " " + list);
             for (int b = 0; b < exact.get(list).size(); b++) {
@@ -226,7 +234,7 @@ class CallStatsRollupTest {
         assertTrue(exact.get("call_buckets").size() > 0);
     }
 
-    private JsonNode stats(String start, String end, long granularity, boolean exactly) {
+    private JsonNode stats(String start, String end, long granularity, boolean exactly, boolean rootsOnly) {
         Map<String, Object> body = new HashMap<>(Map.of("project_id", client.project, "start", start, "end", end,
                 "granularity", granularity,
                 "call_metrics", List.of(
@@ -240,9 +248,14 @@ class CallStatsRollupTest {
                         Map.of("metric", "cache_read_input_tokens", "aggregations", List.of("sum", "count")),
                         Map.of("metric", "cache_creation_input_tokens", "aggregations", List.of("avg")),
                         Map.of("metric", "input_cost"), Map.of("metric", "output_cost"), Map.of("metric", "total_cost"))));
+        Map<String, Object> filter = new HashMap<>();
         if (exactly) {
-            body.put("filter", Map.of("op_names", OPS));
+            filter.put("op_names", OPS);
         }
+        if (rootsOnly) {
+            filter.put("trace_roots_only", true);
+        }
+        body.put("filter", filter);
         try {
             return JSON.readTree(client.post("/calls/stats", body).statusCode(200).extract().asString());
         } catch (java.io.IOException e) {
@@ -253,8 +266,9 @@ class CallStatsRollupTest {
     /** Hour of the day → calls, errors, ended, latency sum of this project's rollup rows. */
     private Map<Long, long[]> rollupHours() {
         Map<Long, long[]> hours = new java.util.TreeMap<>();
-        for (Row row : pool.preparedQuery("SELECT hour, calls, errors, ended, latency_sum::bigint AS latency_sum"
-                + " FROM tracing.call_stats_hours WHERE project_id = $1 AND (calls, errors, ended) <> (0, 0, 0)")
+        for (Row row : pool.preparedQuery("SELECT hour, sum(calls)::bigint AS calls, sum(errors)::bigint AS errors,"
+                + " sum(ended)::bigint AS ended, sum(latency_sum)::bigint AS latency_sum FROM tracing.call_stats_hours"
+                + " WHERE project_id = $1 GROUP BY hour HAVING (sum(calls), sum(errors), sum(ended)) <> (0, 0, 0)")
                 .execute(Tuple.of(client.project)).await().indefinitely()) {
             hours.put((row.getLong("hour") - DAY.getEpochSecond()) / 3600, new long[] {row.getLong("calls"),
                     row.getLong("errors"), row.getLong("ended"), row.getLong("latency_sum")});
