@@ -389,22 +389,19 @@ try {
   if (await views.getByRole('link', { name: 'turns before June' }).count() !== 0) throw new Error('the view was not deleted');
   step('VIEW_SAVED');
 
-  // An annotation queue: made with the project's "correctness" question, filled with the two turns from the calls
-  // table, then worked through by keys and clicks: the first gets a 👍 and a 4, the second is skipped.
+  // An annotation queue: made from the two turns ticked in the calls table, with the project's "correctness"
+  // question, then worked through by keys and clicks: the first gets a 👍 and a 4, the second is skipped.
   await page.getByRole('link', { name: 'Queues', exact: true }).click();
   await page.getByText('No queue yet.', { exact: false }).waitFor();
-  await page.getByLabel('Name').fill('review');
-  await page.getByLabel('correctness').check();
-  await page.getByRole('button', { name: 'Create queue' }).click();
-  await page.getByRole('heading', { name: 'review' }).waitFor();
-  await page.getByText('This queue has no calls', { exact: false }).waitFor();
   await page.goto(`${origin}/#/p/${entity}/${project}/calls`);
   await page.getByRole('row', { name: /chatTurn/ }).nth(1).waitFor();
   await page.getByRole('row', { name: /chatTurn/ }).nth(0).getByRole('checkbox').check();
   await page.getByRole('row', { name: /chatTurn/ }).nth(1).getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Add to queue…' }).click();
   const queuePanel = page.getByRole('region', { name: 'Add the selected calls to a queue' });
-  await queuePanel.getByLabel('Queue').selectOption({ label: 'review' });
+  await queuePanel.getByLabel('Queue').selectOption({ label: 'A new queue…' });
+  await queuePanel.getByLabel('Name').fill('review');
+  await queuePanel.getByLabel('correctness').check();
   await queuePanel.getByRole('button', { name: 'Add to queue' }).click();
   await queuePanel.getByText('2 added (0 already there).').waitFor();
   await queuePanel.getByRole('link', { name: 'Work through the queue' }).click();

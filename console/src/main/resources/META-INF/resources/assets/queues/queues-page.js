@@ -22,25 +22,16 @@ export async function renderQueues(view, [entity, project], params, isCurrent) {
     queues.length ? api.post('/annotation_queues/stats', { project_id: projectId, queue_ids: queues.map((queue) => queue.id) }) : { stats: [] },
     annotationSpecs(projectId)]);
   if (!isCurrent()) return;
-  const name = h('input', { id: 'queue-name', type: 'text', required: true });
-  const description = h('input', { id: 'queue-description', type: 'text' });
-  const questions = specs.map((spec) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: spec.ref }), ` ${spec.name}`));
+  const fields = newQueueFields(specs, 'queue', true);
   const result = h('div', { 'aria-live': 'polite' });
   const form = h('form', { class: 'filters', 'aria-label': 'New queue', onsubmit: async (event) => {
     event.preventDefault();
     try {
-      const scorerRefs = questions.map((label) => label.querySelector('input')).filter((box) => box.checked).map((box) => box.value);
-      const { id } = await api.post('/annotation_queues', { project_id: projectId, name: name.value.trim(), description: description.value.trim(), scorer_refs: scorerRefs });
-      navigate(projectPath(entity, project, 'queues', id));
+      navigate(projectPath(entity, project, 'queues', (await fields.create(projectId)).id));
     } catch (error) {
       replace(result, state(`The queue could not be created: ${error.message}`, 'error'));
     }
-  } },
-  h('div', { class: 'field' }, h('label', { for: 'queue-name' }, 'Name'), name),
-  h('div', { class: 'field' }, h('label', { for: 'queue-description' }, 'Description'), description),
-  h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Questions (annotation specs)'),
-    questions.length ? h('div', {}, questions) : h('span', {}, 'none in this project: reactions and notes only')),
-  h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Create queue')));
+  } }, fields.elements, h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Create queue')));
   const statOf = (id) => stats.find((stat) => stat.queue_id === id) ?? stats[queues.findIndex((queue) => queue.id === id)] ?? {};
   replace(view, h('h1', {}, 'Annotation queues'),
     queues.length === 0 ? state('No queue yet. Create one here, then add calls to it from the calls table.') : h('table', { class: 'grid' },
@@ -51,6 +42,29 @@ export async function renderQueues(view, [entity, project], params, isCurrent) {
         h('td', { class: 'num' }, `${statOf(queue.id).completed_items ?? 0} of ${statOf(queue.id).total_items ?? 0}`),
         h('td', {}, formatTime(queue.created_at)))))),
     h('h2', {}, 'New queue'), form, result);
+}
+
+/**
+ * A new queue's fields (name, description, its questions among the project's annotation specs), and `create`, which
+ * makes it and answers its id and name. `required`: whether the name must be given (it may be offered only as one choice).
+ */
+function newQueueFields(specs, prefix, required) {
+  const name = h('input', { id: `${prefix}-name`, type: 'text', required });
+  const description = h('input', { id: `${prefix}-description`, type: 'text' });
+  const questions = specs.map((spec) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: spec.ref }), ` ${spec.name}`));
+  const elements = [
+    h('div', { class: 'field' }, h('label', { for: `${prefix}-name` }, 'Name'), name),
+    h('div', { class: 'field' }, h('label', { for: `${prefix}-description` }, 'Description'), description),
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Questions (annotation specs)'),
+      questions.length ? h('div', {}, questions) : h('span', {}, 'none in this project: reactions and notes only'))];
+  const create = async (projectId) => {
+    if (!name.value.trim()) throw new Error('the new queue needs a name');
+    const scorerRefs = questions.map((label) => label.querySelector('input')).filter((box) => box.checked).map((box) => box.value);
+    const { id } = await api.post('/annotation_queues', { project_id: projectId, name: name.value.trim(),
+      description: description.value.trim(), scorer_refs: scorerRefs });
+    return { id, name: name.value.trim() };
+  };
+  return { elements, create };
 }
 
 /** A form field for one annotation spec's JSON schema: a number, a boolean, one of an enum, or text. */
@@ -164,24 +178,41 @@ export async function renderQueue(view, [entity, project, queueId], params, isCu
 /** "Add to queue…" for the calls table's ticked calls. */
 export function addToQueuePanel(entity, project, ids, close) {
   const projectId = `${entity}/${project}`;
-  const queue = h('select', { id: 'add-queue' }, h('option', { value: '' }, 'Loading the queues…'));
-  api.lines('/annotation_queues/query', { project_id: projectId }).then((queues) => replace(queue,
-    queues.length === 0 ? h('option', { value: '' }, 'No queue: create one on the Queues page')
-      : queues.map((one) => h('option', { value: one.id }, one.name))));
+  const NEW = '';
+  const queue = h('select', { id: 'add-queue', onchange: () => { fresh.hidden = queue.value !== NEW; } },
+    h('option', { value: NEW }, 'A new queue…'));
+  const fresh = h('fieldset', { class: 'train-form' }, h('legend', {}, 'New queue'), h('span', {}, 'Loading the questions…'));
+  api.lines('/annotation_queues/query', { project_id: projectId }).then((queues) => {
+    queue.append(...queues.map((one) => h('option', { value: one.id }, one.name)));
+  }).catch((error) => replace(result, state(`The queues could not be listed: ${error.message}`, 'error')));
+  let fields = null;
+  annotationSpecs(projectId).then((specs) => {
+    fields = newQueueFields(specs, 'add-queue-new', false);
+    replace(fresh, h('legend', {}, 'New queue'), fields.elements);
+  }).catch((error) => replace(fresh, state(`The questions could not be read: ${error.message}`, 'error')));
   const result = h('div', { 'aria-live': 'polite' });
   return h('section', { class: 'train-panel', 'aria-label': 'Add the selected calls to a queue' },
     h('h2', {}, `Add ${ids.length} selected call${ids.length === 1 ? '' : 's'} to an annotation queue`),
     h('form', { class: 'train-form', onsubmit: async (event) => {
       event.preventDefault();
       try {
-        const added = await api.post(`/annotation_queues/${encodeURIComponent(queue.value)}/items`, { project_id: projectId, call_ids: ids, display_fields: [] });
+        let queueId = queue.value;
+        if (queueId === NEW) {
+          if (!fields) throw new Error('the questions are still loading');
+          const created = await fields.create(projectId);
+          queueId = created.id;
+          // Sent again, the calls go to the queue just made, not to another new one.
+          queue.append(h('option', { value: queueId, selected: true }, created.name));
+          fresh.hidden = true;
+        }
+        const added = await api.post(`/annotation_queues/${encodeURIComponent(queueId)}/items`, { project_id: projectId, call_ids: ids, display_fields: [] });
         replace(result, state(`${added.added_count} added (${added.duplicates} already there).`),
-          h('a', { href: href(projectPath(entity, project, 'queues', queue.value)) }, 'Work through the queue'));
+          h('a', { href: href(projectPath(entity, project, 'queues', queueId)) }, 'Work through the queue'));
       } catch (error) {
         replace(result, state(`The calls could not be added: ${error.message}`, 'error'));
       }
     } },
-    h('div', { class: 'field' }, h('label', { for: 'add-queue' }, 'Queue'), queue),
+    h('div', { class: 'field' }, h('label', { for: 'add-queue' }, 'Queue'), queue), fresh,
     h('div', { class: 'field actions' }, h('button', { type: 'submit' }, 'Add to queue'),
       h('button', { type: 'button', class: 'secondary', onclick: close }, 'Close'))),
     result);
