@@ -1,21 +1,13 @@
 // Measures what a person waits for on a large project's pages: from opening a page's URL (signed in) to its first
 // content on screen (an element that only the loaded data draws). Prints a BENCH line per page.
 // Usage: node first-content.mjs <console origin> <API key> <runs> <target ms> (<label> <#fragment> <CSS selector>)...
-import { chromium } from 'playwright-core';
+import { signedInPage } from './signed-in-page.mjs';
 
 const [origin, apiKey, runsText, targetText, ...pages] = process.argv.slice(2);
 const runs = Number.parseInt(runsText, 10);
 const target = Number.parseInt(targetText, 10);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox'],
-});
+const { browser, page } = await signedInPage(apiKey);
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // The script runs in about:blank too, where there is no session storage to sign in with.
-  await context.addInitScript((key) => { if (location.protocol.startsWith('http')) sessionStorage.setItem('console.apiKey', key); }, apiKey);
-  const page = await context.newPage();
   page.setDefaultTimeout(60000);
   page.on('pageerror', (error) => console.log(`PAGE ERROR ${error.message}`));
   for (let at = 0; at + 2 < pages.length; at += 3) {

@@ -1,19 +1,12 @@
 // Measures what a person waits for on a large project's calls page: from opening its URL (signed in) to
 // the first page of rows on screen, and separately to the total. Prints BENCH lines.
 // Usage: node first-page.mjs <console origin> <API key> <entity/project> [runs] [sort, e.g. sort=tokens&dir=desc]
-import { chromium } from 'playwright-core';
+import { signedInPage } from './signed-in-page.mjs';
 
 const [origin, apiKey, projectId, runsText = '10', sort = ''] = process.argv.slice(2);
 const runs = Number.parseInt(runsText, 10);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox'],
-});
+const { browser, page } = await signedInPage(apiKey);
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((key) => sessionStorage.setItem('console.apiKey', key), apiKey);
-  const page = await context.newPage();
   page.setDefaultTimeout(30000);
   const url = `${origin}/#/p/${projectId}/calls${sort ? `?${sort}` : ''}`;
   const order = sort ? ` (${sort})` : ' (default order)';
