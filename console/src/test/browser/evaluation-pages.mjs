@@ -29,6 +29,7 @@ try {
   const carefulRow = page.getByRole('row', { name: /arithmetic-eval careful/ });
   const sloppyRow = page.getByRole('row', { name: /arithmetic-eval sloppy/ });
   await carefulRow.getByText('exact.true_fraction 1', { exact: true }).waitFor();
+  await carefulRow.getByRole('cell', { name: '30', exact: true }).waitFor();
   await sloppyRow.getByText('exact.true_fraction 0.333', { exact: true }).waitFor();
   await sloppyRow.getByText('distance.mean 1.333', { exact: true }).waitFor();
   const restRow = page.getByRole('row', { name: /arithmetic-eval rest-model/ });

@@ -19,10 +19,11 @@ const exact = weave.op(function exact({ modelOutput, datasetRow }) {
 const distance = weave.op(function distance({ modelOutput, datasetRow }) {
   return Math.abs(Number(modelOutput) - Number(datasetRow.expected));
 });
+// careful is an LLM app: each answer reports its tokens, which the run's summary adds up.
 const careful = weave.op(async function careful({ datasetRow }) {
   const [left, right] = datasetRow.question.split('+').map(Number);
   return String(left + right);
-});
+}, { summarize: () => ({ usage: { 'arith-llm': { requests: 1, prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } } }) });
 const sloppy = weave.op(async function sloppy({ datasetRow }) {
   return { '1+1': '2', '2+2': '5' }[datasetRow.question] ?? '9';
 });

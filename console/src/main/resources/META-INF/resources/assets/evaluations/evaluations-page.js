@@ -1,14 +1,14 @@
 // A project's evaluation runs (#/p/<entity>/<project>/evaluations): every `Evaluation.evaluate` call, whether the
-// SDK's Evaluation or the v2 REST routes logged it, with its evaluation, model, dataset, scorer summaries and latency,
+// SDK's Evaluation or the v2 REST routes logged it, with its evaluation, model, dataset, scorer summaries, tokens and latency,
 // filterable by evaluation, model and dataset; and two or more runs compared side by side
 // (…/evaluations/compare?runs=<id>,<id>): each scorer's summary per run with the difference, and every example with
 // each run's output and scores, sortable by the difference and filterable to the examples where the runs disagree;
 // and a leaderboard: the models run on one dataset ranked by a figure of their latest runs.
 // Both read the tracing-service's public APIs (calls/stream_query, eval_results/query).
-import { h, replace, state, formatTime, formatLatency } from '../shared/dom.js';
+import { h, replace, state, formatTime, formatLatency, formatNumber } from '../shared/dom.js';
 import { api, parseRef } from '../shared/api.js';
 import { href, navigate, projectPath } from '../shared/router.js';
-import { statusBadge } from '../shared/status.js';
+import { statusBadge, usageTotals } from '../shared/status.js';
 
 const EVALUATE_OP = 'Evaluation.evaluate';
 const RUNS_LIMIT = 500;
@@ -100,7 +100,8 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
   };
   const table = h('table', { class: 'grid evaluations' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'select' }),
-      ['Evaluation', 'Model', 'Dataset', 'Status', 'Scores', 'Latency', 'Started'].map((label) => h('th', { scope: 'col', class: label === 'Latency' ? 'num' : null }, label)))),
+      ['Evaluation', 'Model', 'Dataset', 'Status', 'Scores', 'Tokens', 'Latency', 'Started'].map((label) =>
+        h('th', { scope: 'col', class: label === 'Latency' || label === 'Tokens' ? 'num' : null }, label)))),
     h('tbody', {}, shown.map((run) => h('tr', {},
       h('td', { class: 'select' }, h('input', { type: 'checkbox', 'aria-label': `Select the run of ${modelOf(run)} ${run.id.slice(-8)}`,
         onchange: (event) => { if (event.target.checked) selected.add(run.id); else selected.delete(run.id); changed(); } })),
@@ -109,6 +110,8 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
       h('td', {}, datasetOf(run)),
       h('td', {}, statusBadge(run.summary?.weave?.status)),
       h('td', {}, h('ul', { class: 'figures' }, scorerFigures(run).map(([name, value]) => h('li', {}, h('span', { class: 'figure-name' }, name), ` ${formatFigure(value)}`)))),
+      // The run's summary holds the usage of its calls: the models' tokens (and an LLM judge's).
+      h('td', { class: 'num' }, formatNumber(usageTotals(run.summary).tokens)),
       h('td', { class: 'num' }, formatLatency(run.summary?.weave?.latency_ms)),
       h('td', {}, formatTime(run.started_at))))));
   replace(view, h('h1', {}, 'Evaluations'), filters,
