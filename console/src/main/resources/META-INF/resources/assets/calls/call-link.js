@@ -3,7 +3,7 @@
 // batch reaches the server, so a call not found yet is looked for again for a few seconds.
 import { h, replace, state } from '../shared/dom.js';
 import { api } from '../shared/api.js';
-import { href, projectPath } from '../shared/router.js';
+import { href, projectPath, callHref } from '../shared/router.js';
 
 const TRIES = 10;
 const PAUSE_MS = 1000;
@@ -17,7 +17,7 @@ export async function renderCallLink(view, [entity, project, callId], params, is
     if (!isCurrent()) return;
     if (call) {
       // replace, not assign: Back leaves the console instead of coming back here to be sent on again
-      location.replace(href(projectPath(entity, project, 'traces', call.trace_id), { call: call.id }));
+      location.replace(callHref(entity, project, call.trace_id, call.id));
       return;
     }
     if (attempt < TRIES) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));

@@ -3,11 +3,11 @@
 // feedback.[wandb.note.1].payload.note), so the same key sorts the table on the server and travels in the URL's `cols`.
 import { h, replace, state, formatTime, formatLatency, formatNumber, formatCost } from '../shared/dom.js';
 import { api, opShortName } from '../shared/api.js';
-import { href, projectPath } from '../shared/router.js';
+import { callHref } from '../shared/router.js';
 import { statusBadge, usageTotals } from '../shared/status.js';
 
 const FIXED = {
-  op: { label: 'Op', cell: (call, context) => h('a', { href: traceLink(call, context) }, opShortName(call.op_name)) },
+  op: { label: 'Op', cell: (call, context) => h('a', { href: callHref(context.entity, context.project, call.trace_id, call.id) }, opShortName(call.op_name)) },
   name: { label: 'Name', cell: (call) => call.display_name ?? '' },
   status: { label: 'Status', cell: (call) => statusBadge(call.summary?.weave?.status) },
   started: { label: 'Started', cell: (call) => formatTime(call.started_at) },
@@ -24,8 +24,6 @@ const FEEDBACK_KEY = /^feedback\.\[([^\]]+)\]\.payload(?:\.|$)/;
 const MAX_DEPTH = 3;
 const MAX_PER_GROUP = 100;
 const PREVIEW_CHARS = 160;
-
-const traceLink = (call, { entity, project }) => href(projectPath(entity, project, 'traces', call.trace_id), { call: call.id });
 
 /** A Weave field path's segments: feedback.[wandb.note.1].payload.note → feedback, wandb.note.1, payload, note. */
 export function pathSegments(key) {

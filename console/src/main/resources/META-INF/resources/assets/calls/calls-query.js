@@ -19,6 +19,9 @@ const field = (name) => ({ $getField: name });
 const literal = (value) => ({ $literal: value });
 const contains = (name, text) => ({ $contains: { input: field(name), substr: literal(text), case_insensitive: true } });
 
+/** The Feedback filter's choices: the feedback field a call must have. */
+export const FEEDBACK_FILTERS = { reaction: 'feedback.[wandb.reaction.1].payload.emoji', note: 'feedback.[wandb.note.1].payload.note' };
+
 export function callsFilter(projectId, params) {
   const conditions = [];
   if (params.get('status')) conditions.push({ $eq: [field('summary.weave.status'), literal(params.get('status'))] });
@@ -26,8 +29,7 @@ export function callsFilter(projectId, params) {
   if (params.get('to')) conditions.push({ $lt: [field('started_at'), literal(new Date(params.get('to')).toISOString())] });
   if (params.get('text')) conditions.push({ $or: [contains('inputs', params.get('text')), contains('output', params.get('text'))] });
   const has = (path) => ({ $eq: [{ $convert: { input: field(path), to: 'exists' } }, literal(true)] });
-  if (params.get('feedback') === 'reaction') conditions.push(has('feedback.[wandb.reaction.1].payload.emoji'));
-  if (params.get('feedback') === 'note') conditions.push(has('feedback.[wandb.note.1].payload.note'));
+  if (Object.hasOwn(FEEDBACK_FILTERS, params.get('feedback') ?? '')) conditions.push(has(FEEDBACK_FILTERS[params.get('feedback')]));
   // An op is picked by name: every version of a published op of that name, or the plain op name, at any depth
   // (a child's op is a choice too); without one, the trace roots.
   const op = params.get('op');

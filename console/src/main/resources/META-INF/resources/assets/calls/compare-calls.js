@@ -2,7 +2,7 @@
 // inputs and outputs, with the input and output fields that differ named first.
 import { h, replace, state, formatTime, formatLatency, formatNumber } from '../shared/dom.js';
 import { opShortName } from '../shared/api.js';
-import { href, projectPath } from '../shared/router.js';
+import { callHref } from '../shared/router.js';
 import { statusBadge, usageTotals } from '../shared/status.js';
 import { jsonView } from '../shared/json-view.js';
 import { jsonDifferences } from '../shared/json-diff.js';
@@ -27,7 +27,7 @@ export async function renderCompareCalls(view, [entity, project], params, isCurr
   const column = (call) => {
     const { tokens } = usageTotals(call.summary);
     return h('section', { class: 'card', 'aria-label': `Call ${call.id.slice(-8)}` },
-      h('h2', {}, h('a', { href: href(projectPath(entity, project, 'traces', call.trace_id), { call: call.id }) },
+      h('h2', {}, h('a', { href: callHref(entity, project, call.trace_id, call.id) },
         call.display_name || opShortName(call.op_name)), ' ', statusBadge(call.summary?.weave?.status)),
       h('p', {}, `${formatTime(call.started_at)} · ${formatLatency(call.summary?.weave?.latency_ms)}${tokens ? ` · ${formatNumber(tokens)} tokens` : ''}`),
       h('h3', {}, 'Inputs'), jsonView(call.inputs, { open: 2 }),

@@ -1,15 +1,14 @@
 // Saved views of the calls table: filters, columns and sort under a name, stored as Weave stores them, a
 // `SavedView` object (view_type "traces", label, definition {filter, query, columns, sort_by, page_size}), one
 // object per name whose versions are the view's saves. A view opens by URL (#/p/<entity>/<project>/calls?view=<id>).
-import { h, replace, state } from '../shared/dom.js';
+import { h, replace, state, datetimeLocal } from '../shared/dom.js';
 import { api } from '../shared/api.js';
 import { href, projectPath } from '../shared/router.js';
 import { confirmAction } from '../shared/confirm.js';
-import { callsFilter, PAGE_SIZE, SORT_FIELDS, sortField } from './calls-query.js';
+import { callsFilter, FEEDBACK_FILTERS, PAGE_SIZE, SORT_FIELDS, sortField } from './calls-query.js';
 import { chosenColumns, DEFAULT_COLUMNS, isColumnKey, pathSegments } from './calls-columns.js';
 
 const VIEW_TYPE = 'traces';
-const FEEDBACK_FIELDS = { reaction: 'feedback.[wandb.reaction.1].payload.emoji', note: 'feedback.[wandb.note.1].payload.note' };
 
 /** A view's object id from its name, as Weave's object ids allow (letters, digits, `-`, `_`, `.`). */
 export function viewId(label) {
@@ -43,27 +42,18 @@ function columnKey(path) {
 const fieldOf = (operand) => operand?.$getField;
 const literalOf = (operand) => operand?.$literal;
 
-/** '2025-03-01T09:30:00.000Z' as a datetime-local value in this browser's time zone, as the filter form holds it. */
-function localInput(iso) {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  const pad = (number) => String(number).padStart(2, '0');
-  const seconds = date.getSeconds() ? `:${pad(date.getSeconds())}` : '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}${seconds}`;
-}
-
 /** One condition of a view's query as a filter of the form, or null when the form has no such filter. */
 function formFilter(condition) {
   const [name] = Object.keys(condition ?? {});
   const operands = condition?.[name];
   if (name === '$eq' && fieldOf(operands?.[0]) === 'summary.weave.status') return ['status', literalOf(operands[1])];
   if ((name === '$gte' || name === '$lt') && fieldOf(operands?.[0]) === 'started_at') {
-    const value = localInput(literalOf(operands[1]));
+    const value = datetimeLocal(literalOf(operands[1]), { seconds: true });
     return value && [name === '$gte' ? 'from' : 'to', value];
   }
   if (name === '$eq' && literalOf(operands?.[1]) === true) {
     const path = fieldOf(operands?.[0]?.$convert?.input);
-    const feedback = Object.keys(FEEDBACK_FIELDS).find((kind) => FEEDBACK_FIELDS[kind] === path);
+    const feedback = Object.keys(FEEDBACK_FILTERS).find((kind) => FEEDBACK_FILTERS[kind] === path);
     return feedback ? ['feedback', feedback] : null;
   }
   if (name === '$or' && Array.isArray(operands) && operands.length === 2) {

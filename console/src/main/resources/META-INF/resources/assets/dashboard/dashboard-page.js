@@ -2,7 +2,7 @@
 // latency (p50, p95, p99) over time for the project's traces or split by op, and tokens and cost split by model, for
 // a chosen range; a click on a point (or a totals row's link) opens the calls of that bucket (or range).
 import * as echarts from '/webjars/echarts/5.3.1/dist/echarts.esm.min.js';
-import { h, replace, state, formatNumber, formatLatency, formatCost } from '../shared/dom.js';
+import { h, replace, state, formatNumber, formatLatency, formatCost, datetimeLocal } from '../shared/dom.js';
 import { api, opShortName } from '../shared/api.js';
 import { href, navigate, projectPath } from '../shared/router.js';
 
@@ -11,13 +11,6 @@ const MOST_OPS = 6;
 const CALL_METRICS = [{ metric: 'call_count', aggregations: ['sum'] }, { metric: 'error_count', aggregations: ['sum'] },
   { metric: 'latency_ms', aggregations: [], percentiles: [50, 95, 99] }];
 const USAGE_METRICS = [{ metric: 'total_tokens', aggregations: ['sum'] }, { metric: 'total_cost', aggregations: ['sum'] }];
-
-/** An instant as the calls page's datetime-local filter value (local time, minutes). */
-function localMinute(ms) {
-  const date = new Date(ms);
-  const pad = (n) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 /** A bucket's length in words: 5 min, 1 h, 1 day. */
 function bucketLength(seconds) {
@@ -90,7 +83,7 @@ export async function renderDashboard(view, [entity, project], params, isCurrent
   const at = (bucket) => Date.parse(bucket.timestamp);
   const granularity = (groups[0]?.stats.granularity ?? 3600) * 1000;
   const openCalls = (group, from, to) => navigate(projectPath(entity, project, 'calls'),
-    { op: group?.op || '', from: localMinute(from), to: localMinute(to) });
+    { op: group?.op || '', from: datetimeLocal(from), to: datetimeLocal(to) });
   const onPoint = (series, time) => openCalls(series.meta, time, time + granularity);
   const callSeries = (metric) => groups.map((group) => ({ name: group.name, meta: group,
     points: group.stats.call_buckets.map((bucket) => [at(bucket), bucket[metric] ?? null]) }));
@@ -114,7 +107,7 @@ export async function renderDashboard(view, [entity, project], params, isCurrent
         const p99 = Math.max(0, ...buckets.map((bucket) => bucket.p99_latency_ms ?? 0));
         return h('tr', {}, h('th', { scope: 'row' }, group.name), h('td', { class: 'num' }, formatNumber(calls)),
           h('td', { class: 'num' }, formatNumber(errors)), h('td', { class: 'num' }, formatLatency(p99)),
-          h('td', {}, h('a', { href: href(projectPath(entity, project, 'calls'), { op: group.op, from: localMinute(start), to: localMinute(end + 60000) }) }, 'Open the calls')));
+          h('td', {}, h('a', { href: href(projectPath(entity, project, 'calls'), { op: group.op, from: datetimeLocal(start), to: datetimeLocal(end + 60000) }) }, 'Open the calls')));
       }))));
   replace(view, h('h1', {}, 'Dashboard'), controls, totals, charts);
   const rangeLabel = range[1].toLowerCase();

@@ -7,7 +7,7 @@
 // Both read the tracing-service's public APIs (calls/stream_query, eval_results/query).
 import { h, replace, state, formatTime, formatLatency, formatNumber } from '../shared/dom.js';
 import { api, parseRef } from '../shared/api.js';
-import { href, navigate, projectPath } from '../shared/router.js';
+import { href, navigate, projectPath, callHref } from '../shared/router.js';
 import { statusBadge, usageTotals } from '../shared/status.js';
 
 const EVALUATE_OP = 'Evaluation.evaluate';
@@ -105,7 +105,7 @@ export async function renderEvaluations(view, [entity, project], params, isCurre
     h('tbody', {}, shown.map((run) => h('tr', {},
       h('td', { class: 'select' }, h('input', { type: 'checkbox', 'aria-label': `Select the run of ${modelOf(run)} ${run.id.slice(-8)}`,
         onchange: (event) => { if (event.target.checked) selected.add(run.id); else selected.delete(run.id); changed(); } })),
-      h('td', {}, h('a', { href: href(projectPath(entity, project, 'traces', run.trace_id), { call: run.id }) }, evaluationOf(run) || run.display_name || 'Evaluation')),
+      h('td', {}, h('a', { href: callHref(entity, project, run.trace_id, run.id) }, evaluationOf(run) || run.display_name || 'Evaluation')),
       h('td', {}, modelOf(run)),
       h('td', {}, datasetOf(run)),
       h('td', {}, statusBadge(run.summary?.weave?.status)),

@@ -5,7 +5,7 @@
 // queue counts each annotator's items. All through the tracing-service's annotation_queues and feedback routes.
 import { h, replace, state, formatTime } from '../shared/dom.js';
 import { api, opShortName, parseRef } from '../shared/api.js';
-import { href, navigate, projectPath, refresh } from '../shared/router.js';
+import { href, navigate, projectPath, refresh, callHref } from '../shared/router.js';
 import { jsonView } from '../shared/json-view.js';
 
 async function annotationSpecs(projectId) {
@@ -159,7 +159,7 @@ export async function renderQueue(view, [entity, project, queueId], params, isCu
   document.addEventListener('keydown', keys);
   replace(view, ...heading,
     h('section', { class: 'card', 'aria-label': 'Item' },
-      h('h2', {}, `Item ${item.position_in_queue ?? ''}: `, h('a', { href: href(projectPath(entity, project, 'traces', call?.trace_id ?? item.call_trace_id), { call: item.call_id }) },
+      h('h2', {}, `Item ${item.position_in_queue ?? ''}: `, h('a', { href: callHref(entity, project, call?.trace_id ?? item.call_trace_id, item.call_id) },
         call?.display_name || opShortName(call?.op_name ?? item.call_op_name))),
       h('h3', {}, 'Inputs'), jsonView(call?.inputs ?? null, { open: 2 }),
       h('h3', {}, 'Output'), jsonView(call?.output ?? null, { open: 2 }),

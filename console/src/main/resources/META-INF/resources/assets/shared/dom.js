@@ -37,6 +37,18 @@ export function state(text, kind = 'info') {
   return h('p', { class: `state state-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
 }
 
+/**
+ * An instant (ms or an ISO string) as the value of a datetime-local input, in this browser's time zone: minutes, and
+ * its seconds when `seconds` is asked and they are not zero; null for no valid instant.
+ */
+export function datetimeLocal(instant, { seconds = false } = {}) {
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return null;
+  const pad = (number) => String(number).padStart(2, '0');
+  const tail = seconds && date.getSeconds() ? `:${pad(date.getSeconds())}` : '';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}${tail}`;
+}
+
 export function formatTime(iso) {
   if (!iso) return '';
   const date = new Date(iso);

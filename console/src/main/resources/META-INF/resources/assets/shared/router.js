@@ -35,3 +35,8 @@ export function refresh() {
 export function projectPath(entity, project, ...rest) {
   return ['', 'p', entity, project, ...rest].map(encodeURIComponent).join('/');
 }
+
+/** A call's address: its trace with the call selected. */
+export function callHref(entity, project, traceId, callId) {
+  return href(projectPath(entity, project, 'traces', traceId), { call: callId });
+}

@@ -1,7 +1,7 @@
 // A project's threads (turn count, first and last turn, latency quantiles) and one thread read as a conversation.
 import { h, replace, state, formatTime, formatLatency, formatNumber } from '../shared/dom.js';
 import { api, opShortName } from '../shared/api.js';
-import { href, projectPath } from '../shared/router.js';
+import { href, projectPath, callHref } from '../shared/router.js';
 import { statusBadge } from '../shared/status.js';
 import { jsonView } from '../shared/json-view.js';
 import { messageText } from '../trace/chat-view.js';
@@ -55,7 +55,7 @@ export async function renderThread(view, [entity, project, threadId], params, is
       const question = said(turn.inputs);
       const answer = answered(turn.output);
       return h('li', { class: 'card turn' },
-        h('h2', {}, h('a', { href: href(projectPath(entity, project, 'traces', turn.trace_id), { call: turn.id }) },
+        h('h2', {}, h('a', { href: callHref(entity, project, turn.trace_id, turn.id) },
           `Turn ${index + 1}: ${turn.display_name || opShortName(turn.op_name)}`), ' ', statusBadge(turn.summary?.weave?.status)),
         h('p', { class: 'turn-meta' }, `${formatTime(turn.started_at)} · ${formatLatency(turn.summary?.weave?.latency_ms)}`),
         h('ol', { class: 'chat' },

@@ -97,7 +97,7 @@ public class EvalRunService {
                     ObjectNode output = runOutput(children);
                     String summarizeId = newId();
                     ObjectNode inputs = json.createObjectNode();
-                    inputs.set("self", inputs(run).path("self").isMissingNode() ? NullNode.getInstance() : inputs(run).get("self"));
+                    inputs.set("self", evaluationOf(run));
                     return start(projectId, summarizeId, runId, runId, SUMMARIZE_OP, EvalObjectService.EVALUATION_SUMMARIZE_SOURCE,
                             json.createObjectNode(), inputs)
                             .chain(() -> end(projectId, summarizeId, output, json.createObjectNode()))
@@ -205,7 +205,7 @@ public class EvalRunService {
             ((ObjectNode) marks.get("weave")).put("predict_call_id", predictionId);
             markSpanRefs((ObjectNode) marks.get("weave"), body.genaiSpanRef());
             ObjectNode inputs = json.createObjectNode();
-            inputs.set("self", inputs(run).path("self").isMissingNode() ? NullNode.getInstance() : inputs(run).get("self"));
+            inputs.set("self", evaluationOf(run));
             inputs.put("model", body.model());
             inputs.set("example", body.inputs());
             return start(projectId, callId, runId, runId, PREDICT_AND_SCORE_OP, EvalObjectService.PREDICT_AND_SCORE_SOURCE,
@@ -420,6 +420,12 @@ public class EvalRunService {
 
     private JsonNode attributes(CallSchema call) {
         return parse(call.attributes());
+    }
+
+    /** The run's evaluation ref (its {@code self} input), null when it has none. */
+    private JsonNode evaluationOf(CallSchema run) {
+        JsonNode self = inputs(run).path("self");
+        return self.isMissingNode() ? NullNode.getInstance() : self;
     }
 
     private JsonNode inputs(CallSchema call) {

@@ -62,13 +62,13 @@ public class CallStatsService {
         Uni<List<ObjectNode>> usage = usageMetrics.isEmpty() ? Uni.createFrom().item(List.of())
                 : rollup ? rollupStore.usageBuckets(project, rootsOnly, buckets, usageMetrics)
                 : store.usageBuckets(project, filter, buckets, usageMetrics);
-        return usage.chain(usageBuckets -> callBuckets(project, filter, buckets, callMetrics, rollup)
+        return usage.chain(usageBuckets -> callBuckets(project, filter, rootsOnly, buckets, callMetrics, rollup)
                 .map(callBuckets -> new CallStatsRes(Timestamps.format(start), Timestamps.format(end), granularity,
                         timezone, usageBuckets, callBuckets)));
     }
 
     /** From the rollup where it answers, else (and where a latency percentile meets a negative latency) from the calls. */
-    private Uni<List<ObjectNode>> callBuckets(String project, CallFilter filter, StatsBuckets buckets,
+    private Uni<List<ObjectNode>> callBuckets(String project, CallFilter filter, boolean rootsOnly, StatsBuckets buckets,
             List<StatsMetric> metrics, boolean rollup) {
         if (metrics.isEmpty()) {
             return Uni.createFrom().item(List.of());
@@ -76,7 +76,7 @@ public class CallStatsService {
         if (!rollup) {
             return store.callBuckets(project, filter, buckets, metrics);
         }
-        return rollupStore.callBuckets(project, Boolean.TRUE.equals(filter.traceRootsOnly()), buckets, metrics)
+        return rollupStore.callBuckets(project, rootsOnly, buckets, metrics)
                 .chain(answer -> answer.isPresent()
                 ? Uni.createFrom().item(answer.get()) : store.callBuckets(project, filter, buckets, metrics));
     }
