@@ -8,9 +8,17 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
@@ -20,6 +28,9 @@ import org.llmplatform.tracing.calls.CallQueryApiTest;
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
 class ThreadApiTest {
+
+    @Inject
+    Pool pool;
 
     private TraceClient client;
 
@@ -65,6 +76,73 @@ class ThreadApiTest {
                 .statusCode(400).body("reason", equalTo("Unsupported sort field: nope"));
         client.post("/threads/stream_query", body(Map.of("filter", Map.of("other", 1)))).statusCode(422);
         new TraceClient("stranger").post("/threads/stream_query", body(Map.of())).statusCode(403);
+    }
+
+    /**
+     * The threads list without a time range is cut from the thread summaries (V26); with one, from the turns. After
+     * writes of every kind the two agree: turns added by calls/complete (concurrently, and resent), an end written
+     * later, an end before its start, a thread id given late, a soft delete and a deleted row.
+     */
+    @Test
+    void theSummariesAnswerAsTheTurnsDo() throws Exception {
+        List<Map<String, Object>> batches = new ArrayList<>();
+        for (int writer = 0; writer < 4; writer++) {
+            List<Map<String, Object>> turns = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                String id = "w" + writer + "-" + i;
+                turns.add(complete(id, writer % 2 == 0 ? "t4" : "t1", 20 + i, 21 + i + writer));
+            }
+            batches.add(Map.of("batch", turns));
+        }
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (Map<String, Object> batch : batches) {
+                    sent.add(writers.submit(() -> client.post("/v2/" + client.project + "/calls/complete", batch)
+                            .statusCode(200)));
+                }
+            }
+            for (Future<?> write : sent) {
+                write.get();
+            }
+        } finally {
+            writers.shutdown();
+        }
+        client.write(List.of(), List.of(client.end("t3a", at(40))));
+        client.write(List.of(), List.of(client.end("t5a", at(44))));
+        client.write(List.of(turn("t5a", "t5", 42)), List.of());
+        Map<String, Object> late = client.start("t6a", "chat", at(30));
+        late.put("turn_id", "t6a");
+        client.write(List.of(late), List.of(client.end("t6a", at(31))));
+        Map<String, Object> joined = turn("t6a", "t6", 30);
+        client.write(List.of(joined), List.of());
+        client.post("/calls/delete", Map.of("project_id", client.project, "call_ids", List.of("w0-4"))).statusCode(200);
+        pool.preparedQuery("DELETE FROM tracing.calls WHERE project_id = $1 AND id = $2")
+                .execute(Tuple.of(client.project, "w1-0")).await().indefinitely();
+
+        Map<String, Object> everyTurn = Map.of("after_datetime", "2000-01-01T00:00:00Z");
+        List<Map<String, Object>> summarised = threads(Map.of());
+        assertEquals(threads(Map.of("filter", everyTurn)), summarised);
+        assertEquals(List.of("t5", "t3", "t6", "t1", "t4", "t2"), summarised.stream().map(thread -> thread.get("thread_id")).toList());
+        assertEquals(List.of(3 + 10 - 1, 10 - 1, 1, 1, 1, 1), summarised.stream()
+                .map(thread -> ((Number) thread.get("turn_count")).intValue()).sorted(Comparator.reverseOrder()).toList());
+        for (String field : List.of("turn_count", "start_time", "last_updated", "thread_id")) {
+            for (String direction : List.of("asc", "desc")) {
+                List<Map<String, String>> sort = List.of(Map.of("field", field, "direction", direction));
+                assertEquals(threads(Map.of("filter", everyTurn, "sort_by", sort, "limit", 3, "offset", 1)),
+                        threads(Map.of("sort_by", sort, "limit", 3, "offset", 1)), field + " " + direction);
+            }
+        }
+        assertEquals(threads(Map.of("filter", Map.of("after_datetime", "2000-01-01T00:00:00Z", "thread_ids", List.of("t1", "t6")))),
+                threads(Map.of("filter", Map.of("thread_ids", List.of("t1", "t6")))));
+    }
+
+    private Map<String, Object> complete(String id, String thread, int startSecond, int endSecond) {
+        Map<String, Object> call = turn(id, thread, startSecond);
+        call.put("ended_at", at(endSecond));
+        call.put("summary", Map.of());
+        return call;
     }
 
     private List<String> ids(Map<String, Object> extra) {
