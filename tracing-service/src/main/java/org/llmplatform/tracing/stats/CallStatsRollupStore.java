@@ -132,12 +132,7 @@ public class CallStatsRollupStore {
                         sum(cache_creation_input_tokens_count)::bigint AS cache_creation_input_tokens_count,
                         sum(input_tokens)::float8 AS %s, sum(output_tokens)::float8 AS %s
                     FROM hours GROUP BY 1, 2 HAVING sum(pairs) > 0),
-                models AS (SELECT DISTINCT model FROM aggregated)%s
-                SELECT buckets.bucket, models.model, %s, coalesce(aggregated.count, 0) AS count
-                FROM buckets CROSS JOIN models
-                LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
-                ORDER BY buckets.bucket, models.model COLLATE "C"
-                """.formatted(buckets.seriesSql(params), edgeCalls(params, project, rootsOnly, buckets),
+                %s""".formatted(buckets.seriesSql(params), edgeCalls(params, project, rootsOnly, buckets),
                 wholeHours(params, project, rootsOnly, buckets), edgeHours(buckets, """
 
                     UNION ALL
@@ -146,8 +141,8 @@ public class CallStatsRollupStore {
                         d.cache_creation_input_tokens_count
                     FROM edge, tracing.usage_stats_of(edge.projects, edge.started, edge.usages, edge.roots, edge.signs) d"""),
                 bucketOfHour(params, buckets), StatsPrices.INPUT_TOKENS,
-                StatsPrices.OUTPUT_TOKENS, priced ? StatsPrices.bookCte(params, project) : "", String.join(", ", columns),
-                priced ? StatsPrices.priceJoin() : "");
+                StatsPrices.OUTPUT_TOKENS, CallStatsStore.everyBucketOfEveryModel(String.join(", ", columns),
+                        priced ? StatsPrices.bookCte(params, project) : null));
         return rows.run(new SqlStatement(sql, params.values()), buckets, metrics, true);
     }
 

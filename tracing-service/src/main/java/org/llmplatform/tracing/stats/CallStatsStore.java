@@ -90,7 +90,6 @@ public class CallStatsStore {
             aggregates.add("sum(priced_input)::float8 AS " + StatsPrices.INPUT_TOKENS + ", sum(priced_output)::float8 AS "
                     + StatsPrices.OUTPUT_TOKENS);
         }
-        String book = priced ? StatsPrices.bookCte(params, project) : "";
         String sql = """
                 WITH buckets AS (%s),
                 per_call AS (
@@ -101,15 +100,29 @@ public class CallStatsStore {
                     WHERE %s),
                 aggregated AS (
                     SELECT bucket, model, %s, count(*) AS count FROM per_call GROUP BY bucket, model),
-                models AS (SELECT DISTINCT model FROM aggregated)%s
-                SELECT buckets.bucket, models.model, %s, coalesce(aggregated.count, 0) AS count
-                FROM buckets CROSS JOIN models
-                LEFT JOIN aggregated ON aggregated.bucket = buckets.bucket AND aggregated.model = models.model%s
-                ORDER BY buckets.bucket, models.model COLLATE "C"
-                """.formatted(bucketSeries, buckets.bucketOfSql(params, "c.started_at"),
-                String.join(", ", values), calls, String.join(", ", aggregates), book, outerColumns(metrics),
-                priced ? StatsPrices.priceJoin() : "");
+                %s""".formatted(bucketSeries, buckets.bucketOfSql(params, "c.started_at"),
+                String.join(", ", values), calls, String.join(", ", aggregates),
+                everyBucketOfEveryModel(outerColumns(metrics), priced ? StatsPrices.bookCte(params, project) : null));
         return new SqlStatement(sql, params.values());
+    }
+
+    /**
+     * The end of a usage statement after its {@code buckets} and {@code aggregated} (bucket, model, sums, count): a row
+     * for every bucket and every model the range has, with {@code columns} over {@code aggregated} (null where the
+     * bucket has no call of the model) and, when {@code bookCte} is given, the model's price at the bucket's start
+     * ({@link StatsPrices#priceJoin}). The grid is a materialized CTE so that PostgreSQL hashes the join on both keys:
+     * inlined, it estimated 200 models, merge-joined on the model alone and filtered 1.5 million pairs by bucket (380 ms
+     * of a 385 ms statement over 720 hours and 3 models).
+     */
+    static String everyBucketOfEveryModel(String columns, String bookCte) {
+        return """
+                models AS (SELECT DISTINCT model FROM aggregated),
+                grid AS MATERIALIZED (SELECT buckets.bucket, models.model FROM buckets CROSS JOIN models)%s
+                SELECT grid.bucket, grid.model, %s, coalesce(aggregated.count, 0) AS count
+                FROM grid
+                LEFT JOIN aggregated ON aggregated.bucket = grid.bucket AND aggregated.model = grid.model%s
+                ORDER BY grid.bucket, grid.model COLLATE "C"
+                """.formatted(bookCte == null ? "" : bookCte, columns, bookCte == null ? "" : StatsPrices.priceJoin());
     }
 
     /** Runs a statement answering one bucket (and model) a row, with a column per metric column and {@code count}. */

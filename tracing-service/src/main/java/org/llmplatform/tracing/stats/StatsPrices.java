@@ -38,10 +38,10 @@ final class StatsPrices {
         return ",\nbook AS MATERIALIZED (SELECT tracing.price_book(" + params.bind(project, "text") + ") AS book)";
     }
 
-    /** The join that gives each bucket-model row its chosen price (after {@code buckets} and {@code models}). */
+    /** The join that gives each bucket-model row of {@code grid} its chosen price. */
     static String priceJoin() {
-        return "\nCROSS JOIN book CROSS JOIN LATERAL (SELECT tracing.chosen_price(book.book -> models.model,"
-                + " to_timestamp(buckets.bucket)) AS price) priced";
+        return "\nCROSS JOIN book CROSS JOIN LATERAL (SELECT tracing.chosen_price(book.book -> grid.model,"
+                + " to_timestamp(grid.bucket)) AS price) priced";
     }
 
     /** The priced column over {@code aggregated}'s token sums ({@code float8}, null where the bucket has no call). */
