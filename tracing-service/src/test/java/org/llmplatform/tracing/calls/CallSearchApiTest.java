@@ -105,11 +105,13 @@ class CallSearchApiTest {
     @Test
     void aPageFindsRareWordsBeyondTheNewestCallsAndCommonWordsAmongThem() {
         TraceClient client = new TraceClient("search-page");
-        int calls = CallQueryStore.SEARCH_WALK + 100;
+        int middling = CallQueryStore.SEARCH_FEW + 50; // too many to take from the indexes first, none among the newest
+        int calls = middling + CallQueryStore.SEARCH_WALK + 50;
         List<Map<String, Object>> starts = new ArrayList<>();
         for (int i = 0; i < calls; i++) {
             Map<String, Object> start = client.start("c" + i, "op", Instant.parse("2025-01-01T00:00:00Z").plusSeconds(i).toString());
-            start.put("inputs", Map.of("arg0", Map.of("text", (i < 2 ? "rare griffin " : "") + "common words " + i)));
+            start.put("inputs", Map.of("arg0", Map.of("text", (i < 2 ? "rare griffin " : "") + (i < middling ? "old basilisk " : "")
+                    + "common words " + i)));
             starts.add(start);
         }
         for (int from = 0; from < calls; from += 1000) {
@@ -123,6 +125,8 @@ class CallSearchApiTest {
         Map<String, Object> secondPage = new HashMap<>(newestFirst);
         secondPage.put("offset", 1);
         assertEquals(List.of("c0"), search(client, "griffin", secondPage));
+        int oldest = middling - 1;
+        assertEquals(List.of("c" + oldest, "c" + (oldest - 1), "c" + (oldest - 2)), search(client, "BASILISK", newestFirst));
     }
 
     private static List<String> search(TraceClient client, String text, Map<String, Object> extra) {
