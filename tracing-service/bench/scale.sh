@@ -3,7 +3,7 @@
 # it and runs it in its own JVM): traces of 5-20 calls (an agent root, chat completions with 0.5-2 KB messages and
 # answers and token usage, retrievals, tool calls) in threads of 8 turns, feedback on 1 trace in 20, over the last
 # 30 days, sent by calls/complete from several clients. Prints calls/s and bytes on disk per call; p50/p95 of the
-# calls table's first page (default sort, by op, by a day, by a search), calls/query_stats, calls/stats 30 days
+# calls table's first page (default sort, by op, by a day, by a rare, a 1-in-50 and a common word), calls/query_stats, calls/stats 30 days
 # hourly, one trace, a thread's turns and the threads list; then ingest rate and query p95 for a while before and
 # while a 27-day retention deletes the oldest tenth. Statements over 300 ms are in the log (grep 'duration:').
 # Knobs (append to the command): -Dbench.calls=1000000 (10000000 for the figure) -Dbench.clients=4

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -73,17 +74,18 @@ public class CallStatsRollupStore {
                 hours AS (
                     SELECT hour, calls, errors, ended, latency_sum, negative_latencies, latency_histogram
                     FROM tracing.call_stats_hours WHERE %s%s),
+                per_hour AS (SELECT %s AS bucket, hours.* FROM hours),
                 aggregated AS (
-                    SELECT %s AS bucket, sum(calls) AS calls, sum(errors) AS errors, sum(ended) AS ended,
-                        sum(latency_sum) AS latency_sum, sum(negative_latencies) AS negative_latencies,
-                        tracing.histogram_sum(latency_histogram) AS latency_histogram
-                    FROM hours GROUP BY 1)
+                    SELECT bucket, sum(calls) AS calls, sum(errors) AS errors, sum(ended) AS ended,
+                        sum(latency_sum) AS latency_sum, sum(negative_latencies) AS negative_latencies
+                    FROM per_hour GROUP BY 1)
                 SELECT buckets.bucket, coalesce(a.calls, 0)::bigint AS calls, coalesce(a.errors, 0)::bigint AS errors,
                     coalesce(a.ended, 0)::bigint AS ended, coalesce(a.latency_sum, 0)::bigint AS latency_sum,
                     (a.latency_sum / nullif(a.ended, 0))::float8 AS latency_avg,
                     (a.errors / nullif(a.calls, 0))::float8 AS error_avg,
-                    coalesce(a.negative_latencies, 0)::bigint AS negative_latencies, a.latency_histogram
+                    coalesce(a.negative_latencies, 0)::bigint AS negative_latencies, h.latency_histogram
                 FROM buckets LEFT JOIN aggregated a ON a.bucket = buckets.bucket
+                LEFT JOIN per_hour h ON h.bucket = buckets.bucket
                 ORDER BY buckets.bucket""".formatted(buckets.seriesSql(params),
                 edgeCalls(params, project, rootsOnly, buckets), wholeHours(params, project, rootsOnly, buckets),
                 edgeHours(buckets, """
@@ -95,15 +97,40 @@ public class CallStatsRollupStore {
                 bucketOfHour(params, buckets));
         boolean percentiles = metrics.stream().anyMatch(m -> m.name().equals("latency_ms") && !m.percentiles().isEmpty());
         return rows.withoutJit(new SqlStatement(sql, params.values())).map(rowSet -> {
-            List<ObjectNode> answer = new ArrayList<>(rowSet.size());
+            List<ObjectNode> answer = new ArrayList<>();
+            Row bucket = null;
+            long[] histogram = new long[0];
             for (Row row : rowSet) {
                 if (percentiles && row.getLong("negative_latencies") != 0) {
                     return Optional.empty();
                 }
-                answer.add(callBucket(buckets, metrics, row));
+                if (bucket != null && bucket.getLong("bucket").longValue() != row.getLong("bucket").longValue()) {
+                    answer.add(callBucket(buckets, metrics, bucket, histogram));
+                    histogram = new long[0];
+                }
+                bucket = row;
+                histogram = plus(histogram, row.getArrayOfLongs("latency_histogram"));
+            }
+            if (bucket != null) {
+                answer.add(callBucket(buckets, metrics, bucket, histogram));
             }
             return Optional.of(answer);
         });
+    }
+
+    /**
+     * A bucket's histogram merged with one of its hours'. Merged here: V22's aggregate {@code histogram_sum} (dropped
+     * by V27) added the counts one by one in PL/pgSQL, about 90 ms for 720 hours of a million calls.
+     */
+    private static long[] plus(long[] histogram, Long[] hour) {
+        if (hour == null) {
+            return histogram;
+        }
+        long[] sum = hour.length > histogram.length ? Arrays.copyOf(histogram, hour.length) : histogram;
+        for (int i = 0; i < hour.length; i++) {
+            sum[i] += hour[i];
+        }
+        return sum;
     }
 
     Uni<List<ObjectNode>> usageBuckets(String project, boolean rootsOnly, StatsBuckets buckets, List<StatsMetric> metrics) {
@@ -226,15 +253,13 @@ public class CallStatsRollupStore {
         return "coalesce(" + value + ", 0) AS \"" + column.alias() + "\"";
     }
 
-    /** A call bucket's columns from its counts, as the exact statement's aggregates over its calls would give them. */
-    private ObjectNode callBucket(StatsBuckets buckets, List<StatsMetric> metrics, Row row) {
+    /**
+     * A call bucket's columns from its counts and its latency histogram, as the exact statement's aggregates over its
+     * calls would give them.
+     */
+    private ObjectNode callBucket(StatsBuckets buckets, List<StatsMetric> metrics, Row row, long[] counts) {
         long calls = row.getLong("calls");
         long errors = row.getLong("errors");
-        Long[] histogram = row.getArrayOfLongs("latency_histogram");
-        long[] counts = new long[histogram == null ? 0 : histogram.length];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = histogram[i];
-        }
         ObjectNode bucket = json.createObjectNode();
         bucket.put("timestamp", buckets.label(row.getLong("bucket")));
         for (StatsMetric metric : metrics) {

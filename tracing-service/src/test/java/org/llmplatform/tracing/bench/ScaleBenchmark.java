@@ -104,6 +104,8 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
                 "{\"trace_roots_only\": true}", "{\"op_names\": [\"" + opRef("openai.chat.completions.create") + ":*\"]}"));
         measure("  by time range (one day)", "calls/stream_query", page + ", " + timeRange);
         measure("  by search ('dragon' in inputs or output, 1 trace in 1000)", "calls/stream_query", page + ", " + search);
+        measure("  by search ('griffin', 1 trace in 50)", "calls/stream_query", page + ", " + search.replace("dragon", "griffin"));
+        measure("  by search ('weather', most calls)", "calls/stream_query", page + ", " + search.replace("dragon", "weather"));
         measure("calls/query_stats (roots)", "calls/query_stats", "\"filter\": {\"trace_roots_only\": true}");
         measure("calls/stats, 30 days hourly", "calls/stats", metrics);
         measure("one trace's tree", "calls/stream_query", "\"filter\": {\"trace_ids\": [\"" + traceId(trace) + "\"]},"
@@ -286,7 +288,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
             }
             case "agent.run" -> {
                 body.append("\"inputs\": {\"question\": \"");
-                words(body, random, 500 + random.nextInt(1500), trace % 1000 == 7 ? "dragon" : null);
+                words(body, random, 500 + random.nextInt(1500), trace % 1000 == 7 ? "dragon" : trace % 50 == 3 ? "griffin" : null);
                 body.append("\"}, \"output\": {\"answer\": \"");
                 words(body, random, 500 + random.nextInt(1500), null);
                 body.append("\"}, \"summary\": {}");

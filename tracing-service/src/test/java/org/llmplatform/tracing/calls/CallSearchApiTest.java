@@ -111,7 +111,7 @@ class CallSearchApiTest {
         for (int i = 0; i < calls; i++) {
             Map<String, Object> start = client.start("c" + i, "op", Instant.parse("2025-01-01T00:00:00Z").plusSeconds(i).toString());
             start.put("inputs", Map.of("arg0", Map.of("text", (i < 2 ? "rare griffin " : "") + (i < middling ? "old basilisk " : "")
-                    + "common words " + i)));
+                    + (i % 5 == 0 ? "frequent hydra " : "") + "common words " + i)));
             starts.add(start);
         }
         for (int from = 0; from < calls; from += 1000) {
@@ -127,6 +127,12 @@ class CallSearchApiTest {
         assertEquals(List.of("c0"), search(client, "griffin", secondPage));
         int oldest = middling - 1;
         assertEquals(List.of("c" + oldest, "c" + (oldest - 1), "c" + (oldest - 2)), search(client, "BASILISK", newestFirst));
+        // more than the indexes give first; a page too deep for the glance's 100, within the walk's 1,000
+        int lastHydra = newest - newest % 5;
+        Map<String, Object> deepPage = new HashMap<>(newestFirst);
+        deepPage.put("offset", 150);
+        assertEquals(List.of("c" + (lastHydra - 150 * 5), "c" + (lastHydra - 151 * 5), "c" + (lastHydra - 152 * 5)),
+                search(client, "hydra", deepPage));
     }
 
     private static List<String> search(TraceClient client, String text, Map<String, Object> extra) {
