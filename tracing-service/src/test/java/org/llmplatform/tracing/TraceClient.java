@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.llmplatform.testing.TestIdentities;
 
 /** A user with a fresh project, talking to the trace API over real HTTP. */
@@ -61,6 +64,27 @@ public final class TraceClient {
         starts.forEach(start -> batch.add(Map.of("mode", "start", "req", Map.of("start", start))));
         ends.forEach(end -> batch.add(Map.of("mode", "end", "req", Map.of("end", end))));
         post("/call/upsert_batch", Map.of("batch", batch)).statusCode(200);
+    }
+
+    /**
+     * Posts every body to {@code path} twice, all at once from one thread per body, the resends racing the first
+     * writes; each must answer 200.
+     */
+    public void postTwiceAtOnce(String path, List<?> bodies) throws Exception {
+        ExecutorService writers = Executors.newFixedThreadPool(bodies.size());
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (Object body : bodies) {
+                    sent.add(writers.submit(() -> post(path, body).statusCode(200)));
+                }
+            }
+            for (Future<?> write : sent) {
+                write.get();
+            }
+        } finally {
+            writers.shutdown();
+        }
     }
 
     /** The calls a stream_query returns, in order. */

@@ -98,21 +98,21 @@ public class CallStatsRollupStore {
         boolean percentiles = metrics.stream().anyMatch(m -> m.name().equals("latency_ms") && !m.percentiles().isEmpty());
         return rows.withoutJit(new SqlStatement(sql, params.values())).map(rowSet -> {
             List<ObjectNode> answer = new ArrayList<>();
-            Row bucket = null;
+            Row bucketRow = null; // one row per hour of the bucket, its counts repeated on each
             long[] histogram = new long[0];
             for (Row row : rowSet) {
                 if (percentiles && row.getLong("negative_latencies") != 0) {
                     return Optional.empty();
                 }
-                if (bucket != null && bucket.getLong("bucket").longValue() != row.getLong("bucket").longValue()) {
-                    answer.add(callBucket(buckets, metrics, bucket, histogram));
+                if (bucketRow != null && bucketRow.getLong("bucket").longValue() != row.getLong("bucket").longValue()) {
+                    answer.add(callBucket(buckets, metrics, bucketRow, histogram));
                     histogram = new long[0];
                 }
-                bucket = row;
+                bucketRow = row;
                 histogram = plus(histogram, row.getArrayOfLongs("latency_histogram"));
             }
-            if (bucket != null) {
-                answer.add(callBucket(buckets, metrics, bucket, histogram));
+            if (bucketRow != null) {
+                answer.add(callBucket(buckets, metrics, bucketRow, histogram));
             }
             return Optional.of(answer);
         });
@@ -168,8 +168,8 @@ public class CallStatsRollupStore {
                         d.cache_creation_input_tokens_count
                     FROM edge, tracing.usage_stats_of(edge.projects, edge.started, edge.usages, edge.roots, edge.signs) d"""),
                 bucketOfHour(params, buckets), StatsPrices.INPUT_TOKENS,
-                StatsPrices.OUTPUT_TOKENS, CallStatsStore.everyBucketOfEveryModel(String.join(", ", columns),
-                        priced ? StatsPrices.bookCte(params, project) : null));
+                StatsPrices.OUTPUT_TOKENS, CallStatsStore.everyBucketOfEveryModel(String.join(", ", columns), priced, params,
+                        project));
         return rows.run(new SqlStatement(sql, params.values()), buckets, metrics, true);
     }
 

@@ -102,19 +102,19 @@ public class CallStatsStore {
                     SELECT bucket, model, %s, count(*) AS count FROM per_call GROUP BY bucket, model),
                 %s""".formatted(bucketSeries, buckets.bucketOfSql(params, "c.started_at"),
                 String.join(", ", values), calls, String.join(", ", aggregates),
-                everyBucketOfEveryModel(outerColumns(metrics), priced ? StatsPrices.bookCte(params, project) : null));
+                everyBucketOfEveryModel(outerColumns(metrics), priced, params, project));
         return new SqlStatement(sql, params.values());
     }
 
     /**
      * The end of a usage statement after its {@code buckets} and {@code aggregated} (bucket, model, sums, count): a row
      * for every bucket and every model the range has, with {@code columns} over {@code aggregated} (null where the
-     * bucket has no call of the model) and, when {@code bookCte} is given, the model's price at the bucket's start
-     * ({@link StatsPrices#priceJoin}). The grid is a materialized CTE so that PostgreSQL hashes the join on both keys:
+     * bucket has no call of the model) and, when {@code priced}, the model's price at the bucket's start from the
+     * project's price book ({@link StatsPrices#priceJoin}). The grid is a materialized CTE so that PostgreSQL hashes the join on both keys:
      * inlined, it estimated 200 models, merge-joined on the model alone and filtered 1.5 million pairs by bucket (380 ms
      * of a 385 ms statement over 720 hours and 3 models).
      */
-    static String everyBucketOfEveryModel(String columns, String bookCte) {
+    static String everyBucketOfEveryModel(String columns, boolean priced, SqlParams params, String project) {
         return """
                 models AS (SELECT DISTINCT model FROM aggregated),
                 grid AS MATERIALIZED (SELECT buckets.bucket, models.model FROM buckets CROSS JOIN models)%s
@@ -122,7 +122,7 @@ public class CallStatsStore {
                 FROM grid
                 LEFT JOIN aggregated ON aggregated.bucket = grid.bucket AND aggregated.model = grid.model%s
                 ORDER BY grid.bucket, grid.model COLLATE "C"
-                """.formatted(bookCte == null ? "" : bookCte, columns, bookCte == null ? "" : StatsPrices.priceJoin());
+                """.formatted(priced ? StatsPrices.bookCte(params, project) : "", columns, priced ? StatsPrices.priceJoin() : "");
     }
 
     /** Runs a statement answering one bucket (and model) a row, with a column per metric column and {@code count}. */

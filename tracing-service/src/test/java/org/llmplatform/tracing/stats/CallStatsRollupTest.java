@@ -20,9 +20,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
@@ -175,20 +172,7 @@ class CallStatsRollupTest {
             }
             batches.add(Map.of("batch", calls));
         }
-        ExecutorService writers = Executors.newFixedThreadPool(6);
-        try {
-            List<Future<?>> sent = new ArrayList<>();
-            for (int round = 0; round < 2; round++) { // every batch twice, the resend racing the first write
-                for (Map<String, Object> batch : batches) {
-                    sent.add(writers.submit(() -> client.post("/v2/" + client.project + "/calls/complete", batch).statusCode(200)));
-                }
-            }
-            for (Future<?> write : sent) {
-                write.get();
-            }
-        } finally {
-            writers.shutdown();
-        }
+        client.postTwiceAtOnce("/v2/" + client.project + "/calls/complete", batches); // the resends racing the first writes
         assertEquals(120, rollupHours().get(12L)[0]);
         assertSameAnswers("2025-04-01T12:00:00Z", "2025-04-01T13:00:00Z", 3600, false);
     }

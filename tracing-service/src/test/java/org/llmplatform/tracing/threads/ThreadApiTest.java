@@ -16,9 +16,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
@@ -94,21 +91,7 @@ class ThreadApiTest {
             }
             batches.add(Map.of("batch", turns));
         }
-        ExecutorService writers = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<?>> sent = new ArrayList<>();
-            for (int round = 0; round < 2; round++) {
-                for (Map<String, Object> batch : batches) {
-                    sent.add(writers.submit(() -> client.post("/v2/" + client.project + "/calls/complete", batch)
-                            .statusCode(200)));
-                }
-            }
-            for (Future<?> write : sent) {
-                write.get();
-            }
-        } finally {
-            writers.shutdown();
-        }
+        client.postTwiceAtOnce("/v2/" + client.project + "/calls/complete", batches);
         client.write(List.of(), List.of(client.end("t3a", at(40))));
         client.write(List.of(), List.of(client.end("t5a", at(44))));
         client.write(List.of(turn("t5a", "t5", 42)), List.of());
