@@ -10,6 +10,8 @@ public final class Topics {
     public static final String TRAINING_JOBS_EVENTS = "training.jobs.events";
     public static final String TRAINING_JOBS_CONTROL = "training.jobs.control";
     public static final String TRAINING_CHECKPOINTS = "training.checkpoints";
+    public static final String TRAINING_RUNS_OPERATIONS = "training.runs.operations";
+    public static final String TRAINING_RUNS_EVENTS = "training.runs.events";
     public static final String INFERENCE_USAGE = "inference.usage";
 
     /** Every topic the platform produces to, dead-letter topics included. */
@@ -19,6 +21,8 @@ public final class Topics {
             TRAINING_JOBS_EVENTS, deadLetter(TRAINING_JOBS_EVENTS),
             TRAINING_JOBS_CONTROL,
             TRAINING_CHECKPOINTS, deadLetter(TRAINING_CHECKPOINTS),
+            TRAINING_RUNS_OPERATIONS, deadLetter(TRAINING_RUNS_OPERATIONS),
+            TRAINING_RUNS_EVENTS, deadLetter(TRAINING_RUNS_EVENTS),
             INFERENCE_USAGE, deadLetter(INFERENCE_USAGE));
 
     public static String deadLetter(String topic) {

@@ -81,7 +81,8 @@ public final class Trainer {
         return Topic.readAll(topic).stream().filter(record -> record.value() != null && record.value().contains(containing)).toList();
     }
 
-    private static ConsumerRecord<String, String> awaitRecord(String topic, String containing) {
+    /** The first record on {@code topic} whose value contains {@code containing}, waited for. */
+    public static ConsumerRecord<String, String> awaitRecord(String topic, String containing) {
         AtomicReference<ConsumerRecord<String, String>> found = new AtomicReference<>();
         Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
             Optional<ConsumerRecord<String, String>> record = find(topic, containing);

@@ -29,9 +29,12 @@ class ApiRouterTest {
     }
 
     @Test
-    void theLongestPrefixWinsSoPreviewGoesToTrainingAndTheRestOfV1ToInference() {
+    void theLongestPrefixWinsSoPreviewAndTrainingRunsGoToTrainingAndTheRestOfV1ToInference() {
         given().get("/v1/preview/training-jobs").then().body("service", equalTo("training"))
                 .body("uri", equalTo("/v1/preview/training-jobs"));
+        // ART's native training API (TrainingRuns) under the same base URL as its serverless backend.
+        given().urlEncodingEnabled(false).body("{}").post("/v1/training/runs:resolve").then().body("service", equalTo("training"))
+                .body("uri", equalTo("/v1/training/runs:resolve"));
         // The inference stand-in is down: the 502, in OpenAI's shape, shows the request went there.
         given().body("{}").post("/v1/chat/completions").then().statusCode(502).contentType(ContentType.JSON)
                 .body("error.message", containsString("did not answer")).body("error.type", equalTo("bad_gateway"));

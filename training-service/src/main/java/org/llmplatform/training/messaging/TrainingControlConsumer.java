@@ -9,10 +9,12 @@ import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.TrainingJobControl;
 import org.llmplatform.support.messaging.EventReader;
 import org.llmplatform.support.messaging.MalformedEvent;
+import org.llmplatform.training.runs.NativeRunOrders;
 import org.llmplatform.training.service.CancelledJobs;
 
 /**
- * Orders to the embedded trainer from {@code training.jobs.control}: a cancel stops the job between rows. A record
+ * Orders to the embedded trainer and native-run executor from {@code training.jobs.control}: a cancel stops the job
+ * between rows, a cancelled operation stops between sequences, a closed run's learner is dropped. A record
  * that is not an order is logged and skipped (the platform has no dead-letter topic for control records).
  */
 @ApplicationScoped
@@ -22,11 +24,25 @@ public class TrainingControlConsumer {
 
     private final EventReader<TrainingJobControl> reader;
     private final CancelledJobs cancelledJobs;
+    private final NativeRunOrders nativeRuns;
 
-    public TrainingControlConsumer(ObjectMapper json, CancelledJobs cancelledJobs) {
+    public TrainingControlConsumer(ObjectMapper json, CancelledJobs cancelledJobs, NativeRunOrders nativeRuns) {
         this.reader = new EventReader<>(json, Topics.TRAINING_JOBS_CONTROL, TrainingJobControl.class,
-                control -> control.jobId() == null ? Optional.of("no job_id") : Optional.empty());
+                TrainingControlConsumer::missing);
         this.cancelledJobs = cancelledJobs;
+        this.nativeRuns = nativeRuns;
+    }
+
+    private static Optional<String> missing(TrainingJobControl control) {
+        if (control.action() == null) {
+            return Optional.of("no action");
+        }
+        return switch (control.action()) {
+            case TrainingJobControl.ACTION_CANCEL -> control.jobId() == null ? Optional.of("no job_id") : Optional.empty();
+            case TrainingJobControl.ACTION_CANCEL_OPERATION -> control.operationId() == null ? Optional.of("no operation_id") : Optional.empty();
+            case TrainingJobControl.ACTION_CLOSE_RUN -> control.runId() == null ? Optional.of("no run_id") : Optional.empty();
+            default -> Optional.of("unknown action " + control.action());
+        };
     }
 
     @Incoming("trainer-control")
@@ -38,9 +54,13 @@ public class TrainingControlConsumer {
             LOG.warnf("Skipped a training.jobs.control record that is not a usable TrainingJobControl: %s", malformed.getMessage());
             return;
         }
-        if (TrainingJobControl.ACTION_CANCEL.equals(control.action())) {
-            LOG.infof("Training job %s is cancelled: %s", control.jobId(), control.reason());
-            cancelledJobs.cancel(control.jobId());
+        switch (control.action()) {
+            case TrainingJobControl.ACTION_CANCEL -> {
+                LOG.infof("Training job %s is cancelled: %s", control.jobId(), control.reason());
+                cancelledJobs.cancel(control.jobId());
+            }
+            case TrainingJobControl.ACTION_CANCEL_OPERATION -> nativeRuns.cancel(control.operationId());
+            default -> nativeRuns.close(control.runId());
         }
     }
 }

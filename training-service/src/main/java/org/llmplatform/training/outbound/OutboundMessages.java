@@ -11,6 +11,7 @@ import org.llmplatform.model.Topics;
 import org.llmplatform.model.events.ArtifactEvent;
 import org.llmplatform.model.events.ArtifactEventType;
 import org.llmplatform.model.events.CheckpointSaved;
+import org.llmplatform.model.events.NativeOperationRequested;
 import org.llmplatform.model.events.TrainingJobControl;
 import org.llmplatform.model.events.TrainingJobRequested;
 import org.llmplatform.support.outbox.OutboxMessage;
@@ -51,9 +52,23 @@ public class OutboundMessages {
     }
 
     public OutboxMessage cancel(UUID jobId, UUID modelId, String reason) {
-        TrainingJobControl control = new TrainingJobControl(TrainingJobControl.SCHEMA_VERSION, jobId.toString(), modelId.toString(),
-                TrainingJobControl.ACTION_CANCEL, reason, Instant.now());
-        return new OutboxMessage(Topics.TRAINING_JOBS_CONTROL, modelId.toString(), write(control));
+        return new OutboxMessage(Topics.TRAINING_JOBS_CONTROL, modelId.toString(),
+                write(TrainingJobControl.cancelJob(jobId.toString(), modelId.toString(), reason)));
+    }
+
+    /** A native run's operation for its executor, keyed by run id so one partition orders the run. */
+    public OutboxMessage operationRequested(NativeOperationRequested request) {
+        return new OutboxMessage(Topics.TRAINING_RUNS_OPERATIONS, request.runId(), write(request));
+    }
+
+    /** A native run's order (cancel an operation, close the run), keyed by run id. */
+    public OutboxMessage nativeControl(TrainingJobControl control) {
+        return new OutboxMessage(Topics.TRAINING_JOBS_CONTROL, control.runId(), write(control));
+    }
+
+    /** A checkpoint registered here (a native run's sampler weights), announced to the gateways. */
+    public OutboxMessage checkpointSaved(CheckpointSaved saved) {
+        return new OutboxMessage(Topics.TRAINING_CHECKPOINTS, saved.modelId(), write(saved));
     }
 
     private OutboxMessage artifactEvent(Model model, int step, ArtifactEventType type, List<String> aliases, String author) {

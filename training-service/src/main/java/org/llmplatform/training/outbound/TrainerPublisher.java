@@ -10,11 +10,13 @@ import java.util.Map;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.llmplatform.model.events.CheckpointSaved;
+import org.llmplatform.model.events.NativeOperationEvent;
 import org.llmplatform.model.events.TrainingJobEvent;
 
 /**
  * What the embedded trainer publishes, as a trainer worker does: job events on {@code training.jobs.events} and
- * saved checkpoints on {@code training.checkpoints}, keyed by model id. Sends wait for the broker's ack, so the
+ * saved checkpoints on {@code training.checkpoints}, keyed by model id, and native run operations' events on
+ * {@code training.runs.events}, keyed by run id. Sends wait for the broker's ack, so the
  * order of calls is the order on the partition. Called from trainer threads only (it blocks).
  */
 @ApplicationScoped
@@ -22,12 +24,15 @@ public class TrainerPublisher {
 
     private final MutinyEmitter<String> events;
     private final MutinyEmitter<String> checkpoints;
+    private final MutinyEmitter<String> operationEvents;
     private final ObjectMapper json;
 
     public TrainerPublisher(@Channel("trainer-events") MutinyEmitter<String> events,
-            @Channel("trainer-checkpoints") MutinyEmitter<String> checkpoints, ObjectMapper json) {
+            @Channel("trainer-checkpoints") MutinyEmitter<String> checkpoints,
+            @Channel("native-executor-events") MutinyEmitter<String> operationEvents, ObjectMapper json) {
         this.events = events;
         this.checkpoints = checkpoints;
+        this.operationEvents = operationEvents;
         this.json = json;
     }
 
@@ -38,6 +43,11 @@ public class TrainerPublisher {
 
     public void checkpoint(CheckpointSaved saved) {
         checkpoints.sendMessageAndAwait(keyed(saved.modelId(), write(saved)));
+    }
+
+    /** A native run operation's event on {@code training.runs.events}, keyed by run id. */
+    public void operationEvent(NativeOperationEvent event) {
+        operationEvents.sendMessageAndAwait(keyed(event.runId(), write(event)));
     }
 
     private static Message<String> keyed(String key, String payload) {

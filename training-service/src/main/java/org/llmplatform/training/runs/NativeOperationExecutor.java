@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Instant;
@@ -17,31 +16,35 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 import org.llmplatform.llama.lora.LoraAdapter;
 import org.llmplatform.llama.lora.LoraTarget;
 import org.llmplatform.llama.train.LoraParameters;
-import org.llmplatform.model.events.CheckpointSaved;
+import org.llmplatform.model.events.LearnerStateRef;
+import org.llmplatform.model.events.NativeOperationEvent;
+import org.llmplatform.model.events.NativeOperationRequested;
+import org.llmplatform.support.blob.BlobStore;
 import org.llmplatform.training.config.TrainerConfig;
 import org.llmplatform.training.outbound.TrainerPublisher;
 import org.llmplatform.training.service.AdapterStorage;
-import org.llmplatform.training.service.CheckpointService;
 import org.llmplatform.training.service.EmbeddedModel;
-import org.llmplatform.training.store.CheckpointRef;
-import org.llmplatform.training.store.CheckpointStore;
-import org.llmplatform.training.store.Model;
 
 /**
- * The embedded trainer's executor of native run operations (docs/training-service.md#native-training-api): one thread
- * that claims the next operation it may run ({@link NativeRunStore#claimNext}), executes it on the run's learner, which
- * it keeps in memory, and records the result. Operations of a run execute one after another in sequence order; runs of
- * other base models are left to the executors (GPU workers) that serve them.
+ * The embedded trainer's executor of native run operations (docs/training-service.md#native-runs-over-kafka), a
+ * consumer of {@code training.runs.operations} as a GPU worker is: it takes the operations of its base model in the
+ * order of their run's partition, keeps each run's learner in memory, executes them one at a time on its thread and
+ * reports on {@code training.runs.events} (running, heartbeats, then the outcome). It touches no table: what must be
+ * registered (sampler weights, saved states) it writes as blobs and names in its event, for the service to register.
+ * A run's learner is built at the run's first operation; an operation of a run whose learner is not here (it was on a
+ * replica that died, whose partitions came here) fails {@code learner_lost}, and with it the run.
  */
 @ApplicationScoped
 public class NativeOperationExecutor {
@@ -50,172 +53,187 @@ public class NativeOperationExecutor {
 
     private final TrainerConfig config;
     private final EmbeddedModel model;
-    private final NativeRunStore store;
+    private final BlobStore blobs;
     private final AdapterStorage adapters;
-    private final CheckpointStore checkpoints;
-    private final CheckpointService checkpointService;
     private final TrainerPublisher publisher;
+    private final NativeRunOrders orders;
     private final ObjectMapper json;
     private final String executorId = "embedded-" + UUID.randomUUID();
-    private final Map<String, NativeLearner> learners = new ConcurrentHashMap<>();
-    private final Semaphore work = new Semaphore(0);
-    private volatile boolean running;
-    private Thread thread;
+    private final Map<String, HeldRun> runs = new ConcurrentHashMap<>();
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(task -> daemon(task, "native-run-executor"));
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(
+            task -> daemon(task, "native-run-heartbeat"));
 
-    public NativeOperationExecutor(TrainerConfig config, EmbeddedModel model, NativeRunStore store, AdapterStorage adapters,
-            CheckpointStore checkpoints, CheckpointService checkpointService, TrainerPublisher publisher, ObjectMapper json) {
+    public NativeOperationExecutor(TrainerConfig config, EmbeddedModel model, BlobStore blobs, AdapterStorage adapters,
+            TrainerPublisher publisher, NativeRunOrders orders, ObjectMapper json) {
         this.config = config;
         this.model = model;
-        this.store = store;
+        this.blobs = blobs;
         this.adapters = adapters;
-        this.checkpoints = checkpoints;
-        this.checkpointService = checkpointService;
         this.publisher = publisher;
+        this.orders = orders;
         this.json = json;
     }
 
-    void start(@Observes StartupEvent startup) {
-        if (!config.enabled()) {
-            return;
-        }
-        running = true;
-        thread = new Thread(this::loop, "native-run-executor");
+    private static Thread daemon(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
         thread.setDaemon(true);
-        thread.start();
+        return thread;
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
-        running = false;
-        if (thread != null) {
-            thread.interrupt();
+        thread.shutdownNow();
+        heartbeats.shutdownNow();
+    }
+
+    /** A run's learner here, and the last of its operations taken (a redelivered one is not run twice). */
+    private static final class HeldRun {
+        NativeLearner learner;
+        long lastSequence;
+
+        HeldRun(NativeLearner learner, long lastSequence) {
+            this.learner = learner;
+            this.lastSequence = lastSequence;
         }
     }
 
-    /** An operation was admitted or a run closed: look for work now rather than at the next poll. */
-    public void wake() {
-        work.release();
-    }
-
-    /** The run was closed: its learner is dropped. */
-    public void forget(String runId) {
-        learners.remove(runId);
-    }
-
-    private void loop() {
-        while (running) {
-            try {
-                Optional<NativeOperation> claimed = store.claimNext(executorId, config.baseModel()).await().indefinitely();
-                if (claimed.isPresent()) {
-                    LOG.debugf("Claimed native operation %s (%s) of run %s", claimed.get().operationId(), claimed.get().kind(),
-                            claimed.get().runId());
-                    execute(claimed.get());
-                    continue;
-                }
-                work.tryAcquire(500, TimeUnit.MILLISECONDS);
-                work.drainPermits();
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                if (running) {
-                    LOG.warnf(e, "The native run executor could not claim an operation; trying again");
-                    pause();
-                }
-            }
+    /** Completes when the operation was executed or skipped; execution runs on the executor's thread. */
+    public Uni<Void> accept(NativeOperationRequested request) {
+        if (!config.baseModel().equals(request.baseModel())) {
+            return Uni.createFrom().voidItem();
         }
+        return Uni.createFrom().item(() -> {
+            take(request);
+            return (Void) null;
+        }).runSubscriptionOn(thread);
     }
 
-    private void pause() {
+    private void take(NativeOperationRequested request) {
+        runs.keySet().removeIf(orders::closed);
+        if (orders.closed(request.runId()) || orders.cancelled(request.operationId())) {
+            LOG.debugf("Skipped native operation %s: its run was closed or it was cancelled", request.operationId());
+            return;
+        }
+        HeldRun held = runs.get(request.runId());
+        if (held != null && request.sequenceId() <= held.lastSequence) {
+            LOG.infof("Skipped native operation %s: taken before (a redelivered record)", request.operationId());
+            return;
+        }
+        OperationReporter reporter = new OperationReporter(request);
+        if (held == null && request.sequenceId() != 0) {
+            LOG.warnf("Native run %s has no learner here (its executor was lost); failing it at operation %s", request.runId(),
+                    request.operationId());
+            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, NativeOperationEvent.LEARNER_LOST, "The run's learner was on an "
+                    + "executor that is gone; resolve a new run from a saved state");
+            return;
+        }
+        long interval = config.heartbeatInterval().toMillis();
+        reporter.send(NativeOperationEvent.TYPE_RUNNING, null, null, null, null);
+        ScheduledFuture<?> heartbeat = heartbeats.scheduleAtFixedRate(reporter::heartbeat, interval, interval, TimeUnit.MILLISECONDS);
         try {
-            Thread.sleep(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void execute(NativeOperation operation) {
-        try {
-            JsonNode body = json.readTree(operation.command());
-            RunCommand command = RunCommands.parse(operation.kind(), body);
-            NativeRun run = store.findRun(operation.runId()).await().indefinitely().orElseThrow();
-            NativeLearner learner = learners.computeIfAbsent(run.runId(), id -> initialLearner(run));
-            ObjectNode result;
-            if (command instanceof RunCommand.Forward forward) {
-                result = forward(operation, learner, forward);
-            } else if (command instanceof RunCommand.OptimStep step) {
-                result = optimStep(operation, learner, step);
-            } else if (command instanceof RunCommand.SaveWeightsForSampler save) {
-                result = saveForSampler(operation, learner, save);
-            } else if (command instanceof RunCommand.SaveState save) {
-                result = saveState(operation, run, learner, save);
-            } else {
-                result = loadState(operation, run, (RunCommand.LoadState) command);
+            if (held == null) {
+                held = new HeldRun(initialLearner(request), 0);
+                runs.put(request.runId(), held);
             }
-            store.finish(operation, NativeOperation.SUCCEEDED, json.writeValueAsString(result), null, null).await().indefinitely();
-        } catch (NativeLearner.OperationCancelledException cancelled) {
-            store.finish(operation, NativeOperation.CANCELLED, null, null, null).await().indefinitely();
+            held.lastSequence = request.sequenceId();
+            execute(request, held, reporter);
         } catch (OperationFailure failure) {
-            LOG.infof("Native operation %s (%s) of run %s failed: %s", operation.operationId(), operation.kind(), operation.runId(),
-                    failure.getMessage());
-            store.finish(operation, NativeOperation.FAILED, null, failure.code, failure.getMessage()).await().indefinitely();
+            LOG.infof("Native operation %s (%s) of run %s failed: %s", request.operationId(), request.kind(), request.runId(), failure.getMessage());
+            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, failure.code, failure.getMessage());
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Native operation %s (%s) of run %s failed", request.operationId(), request.kind(), request.runId());
+            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "internal_error",
+                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        } finally {
+            heartbeat.cancel(false);
+        }
+    }
+
+    private void execute(NativeOperationRequested request, HeldRun held, OperationReporter reporter) {
+        try {
+            RunCommand command = RunCommands.parse(request.kind(), json.readTree(blobs.get(request.command()).await().indefinitely()));
+            ObjectNode result = result(request);
+            LearnerStateRef saved = null;
+            if (command instanceof RunCommand.Forward forward) {
+                forward(request, held.learner, forward, result);
+            } else if (command instanceof RunCommand.OptimStep step) {
+                optimStep(request, held.learner, step, result);
+            } else if (command instanceof RunCommand.SaveWeightsForSampler save) {
+                saved = new LearnerStateRef(null, adapters.save(held.learner.adapter()).await().indefinitely(), null, null, null);
+                result.put("learner_version", request.learnerParentVersion());
+                result.put("target", save.target());
+                result.put("model_alias", save.modelAlias());
+            } else if (command instanceof RunCommand.SaveState) {
+                saved = new LearnerStateRef(null, adapters.save(held.learner.adapter()).await().indefinitely(),
+                        adapters.save(held.learner.firstMoment()).await().indefinitely(),
+                        adapters.save(held.learner.secondMoment()).await().indefinitely(), held.learner.optimizerSteps());
+                result.putObject("metrics").put("optimizer_steps", held.learner.optimizerSteps());
+                result.putNull("archive");
+            } else {
+                RunCommand.LoadState load = (RunCommand.LoadState) command;
+                NativeLearner loaded = restore(request.loadState(), load.checkpointId());
+                throwIfCancelled(request);
+                held.learner = loaded;
+                result.putObject("metrics");
+                result.set("checkpoint", NativeOperation.checkpointResult(load.checkpointId(), request.reservedOutputLearnerVersion()));
+                result.put("optimizer_restored", load.restoreOptimizer());
+            }
+            reporter.send(NativeOperationEvent.TYPE_SUCCEEDED, result, saved, null, null);
+        } catch (NativeLearner.OperationCancelledException cancelled) {
+            reporter.send(NativeOperationEvent.TYPE_CANCELLED, null, null, null, null);
         } catch (NativeLearner.InvalidBatchException invalid) {
-            store.finish(operation, NativeOperation.FAILED, null, "invalid_batch", invalid.getMessage()).await().indefinitely();
+            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "invalid_batch", invalid.getMessage());
+        } catch (OperationFailure failure) {
+            throw failure;
         } catch (IOException | RuntimeException e) {
-            LOG.errorf(e, "Native operation %s (%s) of run %s failed", operation.operationId(), operation.kind(), operation.runId());
-            store.finish(operation, NativeOperation.FAILED, null, "internal_error",
-                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()).await().indefinitely();
+            LOG.errorf(e, "Native operation %s (%s) of run %s failed", request.operationId(), request.kind(), request.runId());
+            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "internal_error",
+                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
     }
 
     /** The learner a run starts with: its initial state when it names one, else the identity adapter of its rank and targets. */
-    private NativeLearner initialLearner(NativeRun run) {
-        try {
-            if (run.initialState() != null) {
-                JsonNode initial = json.readTree(run.initialState());
-                return restore(run, initial.path("source").path("checkpoint_id").asText(), initial.path("restore_optimizer").asBoolean(false));
-            }
-            JsonNode spec = json.readTree(run.spec());
-            long seed = spec.path("seed").isIntegralNumber() ? spec.path("seed").asLong() : config.seed();
-            LoraAdapter identity = LoraAdapter.identity(model.engine().config(), spec.path("lora_rank").asInt(config.loraRank()),
-                    config.loraAlpha(), seed);
-            LoraParameters parameters = LoraParameters.of(model.engine().config(), identity);
-            Set<String> targeted = new HashSet<>();
-            spec.path("lora_target_modules").forEach(module -> targeted.add(module.asText()));
-            for (int layer = 0; layer < model.engine().config().layers(); layer++) {
-                for (LoraTarget target : LoraTarget.values()) {
-                    if (!targeted.contains(target.module())) {
-                        java.util.Arrays.fill(parameters.a(layer, target), 0);
-                    }
+    private NativeLearner initialLearner(NativeOperationRequested request) {
+        if (request.initialState() != null) {
+            return restore(request.initialState(), request.initialState().checkpointId());
+        }
+        JsonNode spec = request.spec();
+        long seed = spec.path("seed").isIntegralNumber() ? spec.path("seed").asLong() : config.seed();
+        LoraAdapter identity = LoraAdapter.identity(model.engine().config(), spec.path("lora_rank").asInt(config.loraRank()),
+                config.loraAlpha(), seed);
+        LoraParameters parameters = LoraParameters.of(model.engine().config(), identity);
+        Set<String> targeted = new HashSet<>();
+        spec.path("lora_target_modules").forEach(module -> targeted.add(module.asText()));
+        for (int layer = 0; layer < model.engine().config().layers(); layer++) {
+            for (LoraTarget target : LoraTarget.values()) {
+                if (!targeted.contains(target.module())) {
+                    java.util.Arrays.fill(parameters.a(layer, target), 0);
                 }
             }
-            return NativeLearner.fresh(model.trainableModel(), parameters.toAdapter());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
+        return NativeLearner.fresh(model.trainableModel(), parameters.toAdapter());
     }
 
-    private NativeLearner restore(NativeRun run, String checkpointId, boolean restoreOptimizer) {
-        SavedLearnerState state = store.findState(checkpointId).await().indefinitely()
-                .filter(found -> found.owner().equals(run.owner()))
-                .orElseThrow(() -> new OperationFailure("checkpoint_not_found", "No saved state '" + checkpointId + "' of this caller"));
+    /** A saved learner (the service resolved it to blobs, with the optimizer only where it is restored). */
+    private NativeLearner restore(LearnerStateRef state, String checkpointId) {
+        if (state == null) {
+            throw new OperationFailure("checkpoint_not_found", "No saved state '" + checkpointId + "' of this caller");
+        }
         LoraAdapter adapter = adapters.load(state.adapterUri()).await().indefinitely();
-        if (!restoreOptimizer) {
+        if (!state.withOptimizer()) {
             return NativeLearner.restored(model.trainableModel(), adapter, null, null, 0);
         }
         return NativeLearner.restored(model.trainableModel(), adapter, adapters.load(state.firstMomentUri()).await().indefinitely(),
                 adapters.load(state.secondMomentUri()).await().indefinitely(), state.optimizerSteps());
     }
 
-    private ObjectNode forward(NativeOperation operation, NativeLearner learner, RunCommand.Forward command) {
+    private void forward(NativeOperationRequested request, NativeLearner learner, RunCommand.Forward command, ObjectNode result) {
         long started = System.nanoTime();
-        NativeLearner.ForwardOutcome outcome = learner.forward(command, () -> cancelRequested(operation));
-        if (cancelRequested(operation)) {
-            throw new NativeLearner.OperationCancelledException();
-        }
+        NativeLearner.ForwardOutcome outcome = learner.forward(command, () -> orders.cancelled(request.operationId()));
+        throwIfCancelled(request);
         if (command.backward() && outcome.activeTokens() > 0) {
-            learner.accumulate(outcome, operation.operationId());
+            learner.accumulate(outcome, request.operationId());
         }
-        ObjectNode result = result(operation);
         ObjectNode metrics = result.putObject("metrics");
         metrics.put("loss", outcome.loss());
         metrics.put("active_tokens", outcome.activeTokens());
@@ -253,100 +271,38 @@ public class NativeOperationExecutor {
                 matrix.put("data", Base64.getEncoder().encodeToString(buffer.array()));
             }
         }
-        return result;
     }
 
-    private ObjectNode optimStep(NativeOperation operation, NativeLearner learner, RunCommand.OptimStep command) {
+    private void optimStep(NativeOperationRequested request, NativeLearner learner, RunCommand.OptimStep command, ObjectNode result) {
         List<String> contributions = learner.contributions();
         if (contributions.isEmpty()) {
             throw new OperationFailure("no_gradient", "optim_step needs a forward_backward with loss-bearing tokens since the last step");
         }
-        if (cancelRequested(operation)) {
-            throw new NativeLearner.OperationCancelledException();
-        }
+        throwIfCancelled(request);
         // The factor the embedded trainer applies to every job's rate (training.trainer.learning-rate-multiplier).
         double learningRate = command.learningRate() * config.learningRateMultiplier();
         double gradNorm = learner.step(command, learningRate);
-        long version = operation.reservedOutputLearnerVersion();
-        ObjectNode result = result(operation);
+        long version = request.reservedOutputLearnerVersion();
         result.putObject("metrics").put("grad_norm", gradNorm).put("learning_rate", learningRate);
         ArrayNode ids = result.putArray("contributing_operation_ids");
         contributions.forEach(ids::add);
         result.put("learner_version", version);
-        result.set("checkpoint", checkpoint(operation.runId() + "@v" + version, version));
-        return result;
+        result.set("checkpoint", NativeOperation.checkpointResult(request.runId() + "@v" + version, version));
     }
 
-    private ObjectNode saveForSampler(NativeOperation operation, NativeLearner learner, RunCommand.SaveWeightsForSampler command) {
-        Model served = store.model(command.modelId()).await().indefinitely()
-                .orElseThrow(() -> new OperationFailure("model_not_found", "Model '" + command.modelAlias() + "' was deleted"));
-        String artifactUri = adapters.save(learner.adapter()).await().indefinitely();
-        int step = checkpoints.latest(store.pool(), served.id()).await().indefinitely().map(CheckpointRef::step).orElse(0) + 1;
-        CheckpointSaved saved = new CheckpointSaved(CheckpointSaved.SCHEMA_VERSION, served.id().toString(), null, served.entity(),
-                served.project(), served.name(), served.baseModel(), step, artifactUri,
-                Map.of("native/learner_version", (double) operation.learnerParentVersion()), Instant.now());
-        // Registered here, so the training API and the gateway's serving lookup know the step when the operation succeeds;
-        // announced on training.checkpoints for the gateways (the consumer finds it registered already).
-        checkpointService.register(served.id(), saved).await().indefinitely();
-        publisher.checkpoint(saved);
-        ObjectNode result = result(operation);
-        result.putObject("metrics").put("step", step);
-        String servedName = "wandb-artifact:///" + served.entity() + "/" + served.project() + "/" + served.name() + ":step" + step;
-        result.set("checkpoint", checkpoint(servedName, operation.learnerParentVersion()));
-        result.put("learner_version", operation.learnerParentVersion());
-        result.put("target", command.target());
-        result.put("model_alias", command.modelAlias());
-        result.put("generation_id", "step" + step);
-        return result;
-    }
-
-    private ObjectNode saveState(NativeOperation operation, NativeRun run, NativeLearner learner, RunCommand.SaveState command) {
-        String adapterUri = adapters.save(learner.adapter()).await().indefinitely();
-        String firstMomentUri = adapters.save(learner.firstMoment()).await().indefinitely();
-        String secondMomentUri = adapters.save(learner.secondMoment()).await().indefinitely();
-        SavedLearnerState state = new SavedLearnerState("ckpt_" + UUID.randomUUID().toString().replace("-", ""), run.runId(), run.owner(),
-                command.checkpointName(), operation.learnerParentVersion(), adapterUri, firstMomentUri, secondMomentUri,
-                learner.optimizerSteps());
-        String checkpointId = store.saveState(state, command.overwrite()).await().indefinitely()
-                .orElseThrow(() -> new OperationFailure("checkpoint_exists", "The run has a state named '" + command.checkpointName()
-                        + "'; send overwrite=true to replace it"));
-        ObjectNode result = result(operation);
-        result.putObject("metrics").put("optimizer_steps", learner.optimizerSteps());
-        result.set("checkpoint", checkpoint(checkpointId, operation.learnerParentVersion()));
-        result.putNull("archive");
-        return result;
-    }
-
-    private ObjectNode loadState(NativeOperation operation, NativeRun run, RunCommand.LoadState command) {
-        NativeLearner loaded = restore(run, command.checkpointId(), command.restoreOptimizer());
-        if (cancelRequested(operation)) {
+    private void throwIfCancelled(NativeOperationRequested request) {
+        if (orders.cancelled(request.operationId())) {
             throw new NativeLearner.OperationCancelledException();
         }
-        learners.put(run.runId(), loaded);
-        ObjectNode result = result(operation);
-        result.putObject("metrics");
-        result.set("checkpoint", checkpoint(command.checkpointId(), operation.reservedOutputLearnerVersion()));
-        result.put("optimizer_restored", command.restoreOptimizer());
-        return result;
     }
 
-    private boolean cancelRequested(NativeOperation operation) {
-        return store.cancelRequested(operation.operationId()).await().indefinitely();
-    }
-
-    private ObjectNode result(NativeOperation operation) {
+    private ObjectNode result(NativeOperationRequested request) {
         ObjectNode result = json.createObjectNode();
-        result.put("operation_id", operation.operationId());
-        result.put("kind", operation.kind());
+        result.put("operation_id", request.operationId());
+        result.put("kind", request.kind());
         return result;
     }
 
-    private ObjectNode checkpoint(String checkpointId, long learnerVersion) {
-        ObjectNode checkpoint = json.createObjectNode();
-        checkpoint.put("checkpoint_id", checkpointId);
-        checkpoint.put("learner_version", learnerVersion);
-        return checkpoint;
-    }
 
     /** An operation that cannot run as asked: it fails with {@code code}, the message goes to the log and the operation's record. */
     static final class OperationFailure extends RuntimeException {
@@ -355,6 +311,34 @@ public class NativeOperationExecutor {
         OperationFailure(String code, String message) {
             super(message, null, false, false);
             this.code = code;
+        }
+    }
+
+    /** The events of one operation, numbered 1, 2, … (heartbeats come from another thread, so under one lock). */
+    private final class OperationReporter {
+        private final NativeOperationRequested request;
+        private long seq;
+        private boolean ended;
+
+        OperationReporter(NativeOperationRequested request) {
+            this.request = request;
+        }
+
+        void heartbeat() {
+            try {
+                send(NativeOperationEvent.TYPE_HEARTBEAT, null, null, null, null);
+            } catch (RuntimeException e) {
+                LOG.warnf("A heartbeat of native operation %s was not sent: %s", request.operationId(), e.getMessage());
+            }
+        }
+
+        synchronized void send(String type, JsonNode result, LearnerStateRef saved, String errorCode, String errorMessage) {
+            if (ended) {
+                return;
+            }
+            ended = !NativeOperationEvent.TYPE_RUNNING.equals(type) && !NativeOperationEvent.TYPE_HEARTBEAT.equals(type);
+            publisher.operationEvent(new NativeOperationEvent(NativeOperationEvent.SCHEMA_VERSION, request.operationId(), request.runId(),
+                    executorId, ++seq, type, result, saved, errorCode, errorMessage, Instant.now()));
         }
     }
 }

@@ -9,6 +9,8 @@ public record NativeRun(String runId, String owner, String requestId, String run
 
     public static final String OPEN = "open";
     public static final String CLOSED = "closed";
+    /** Its learner was lost with its executor; resolve a new run from a saved state. */
+    public static final String FAILED = "failed";
 
     public boolean open() {
         return OPEN.equals(status);

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -21,17 +23,25 @@ import java.util.stream.Stream;
 import org.llmplatform.llama.lora.LoraTarget;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.model.errors.ValidationIssue;
+import org.llmplatform.model.events.BlobReference;
+import org.llmplatform.model.events.LearnerStateRef;
+import org.llmplatform.model.events.NativeOperationRequested;
+import org.llmplatform.model.events.TrainingJobControl;
+import org.llmplatform.support.blob.BlobStore;
+import org.llmplatform.support.outbox.Outbox;
 import org.llmplatform.support.auth.CurrentPrincipal;
 import org.llmplatform.support.error.ApiException;
 import org.llmplatform.training.config.TrainingConfig;
+import org.llmplatform.training.outbound.OutboundMessages;
 import org.llmplatform.training.service.ModelService;
 import org.llmplatform.training.store.Model;
 
 /**
  * The native training API (ART's {@code TrainingRuns}): resolves a run for a caller (the same request id or open run
  * name gives the same run), admits its commands strictly in sequence order, one operation each (a repeated request id
- * with the same content gives the same operation), and cancels or reads them. Execution is the executors' job
- * ({@link NativeOperationExecutor} for the embedded base model).
+ * with the same content gives the same operation), and cancels or reads them. Admitted operations go to the executors
+ * on {@code training.runs.operations} ({@link NativeOperationExecutor} for the embedded base model, GPU workers for
+ * others), whose events {@link NativeRunEvents} applies.
  */
 @ApplicationScoped
 public class NativeRunService {
@@ -40,16 +50,20 @@ public class NativeRunService {
     private static final Set<String> TRANSITIONS = Set.of("optim_step", "load_state");
 
     private final NativeRunStore store;
-    private final NativeOperationExecutor executor;
+    private final BlobStore blobs;
+    private final Outbox outbox;
+    private final OutboundMessages messages;
     private final ModelService models;
     private final CurrentPrincipal caller;
     private final TrainingConfig config;
     private final ObjectMapper json;
 
-    public NativeRunService(NativeRunStore store, NativeOperationExecutor executor, ModelService models, CurrentPrincipal caller,
-            TrainingConfig config, ObjectMapper json) {
+    public NativeRunService(NativeRunStore store, BlobStore blobs, Outbox outbox, OutboundMessages messages, ModelService models,
+            CurrentPrincipal caller, TrainingConfig config, ObjectMapper json) {
         this.store = store;
-        this.executor = executor;
+        this.blobs = blobs;
+        this.outbox = outbox;
+        this.messages = messages;
         this.models = models;
         this.caller = caller;
         this.config = config;
@@ -131,7 +145,7 @@ public class NativeRunService {
     }
 
     private Uni<Void> requireState(String checkpointId, String owner) {
-        return store.findState(checkpointId).map(found -> {
+        return store.findState(store.pool(), checkpointId).map(found -> {
             if (found.isEmpty() || !caller.get().mayAccessEntity(found.get().owner())) {
                 throw ApiException.invalidField("value_error", List.of("body", "initial_state", "source", "checkpoint_id"),
                         "No saved state '" + checkpointId + "' of this caller", checkpointId);
@@ -146,11 +160,15 @@ public class NativeRunService {
                 .orElseThrow(() -> ApiException.notFound("Training run '" + runId + "' not found")));
     }
 
-    /** Closes the run (its waiting operations are cancelled, its learner dropped); closing a closed run changes nothing. */
+    /**
+     * Closes the run: its waiting operations are cancelled, and its executor is told to drop its learner. Closing a run
+     * that is not open changes nothing.
+     */
     public Uni<NativeRun> close(String runId) {
         return find(runId)
-                .chain(run -> store.pool().withTransaction(transaction -> store.close(transaction, runId)))
-                .invoke(() -> executor.forget(runId))
+                .chain(run -> !run.open() ? Uni.createFrom().voidItem() : store.pool().withTransaction(transaction -> store.close(transaction, runId)
+                        .chain(() -> outbox.add(transaction, List.of(messages.nativeControl(TrainingJobControl.closeRun(runId, "closed by the caller")))))))
+                .invoke(outbox::flush)
                 .chain(() -> find(runId));
     }
 
@@ -190,13 +208,46 @@ public class NativeRunService {
                         }
                         long parent = run.projectedLearnerVersion();
                         Long reserved = TRANSITIONS.contains(kind) ? parent + 1 : null;
-                        return store.admit(transaction, new NativeOperation("op_" + UUID.randomUUID().toString().replace("-", ""), runId,
+                        NativeOperation admitted = new NativeOperation("op_" + UUID.randomUUID().toString().replace("-", ""), runId,
                                 envelope.requestId(), envelope.sequenceId(), kind, stored.toString(), digest, NativeOperation.ADMITTED, parent,
-                                reserved, false, 1, null, null, null, null, null, null));
+                                reserved, false, 1, null, null, null, null, null, null, null, 0);
+                        return requested(transaction, run, admitted, command)
+                                .chain(record -> store.admit(transaction, admitted)
+                                        .call(() -> outbox.add(transaction, List.of(messages.operationRequested(record)))));
                     });
                 }));
             });
-        }).invoke(executor::wake);
+        }).invoke(outbox::flush);
+    }
+
+    /**
+     * The operation as executors receive it (docs/training-service.md#native-runs-over-kafka): the command by claim check,
+     * the learner to start from when it is the run's first, the saved state a load_state names.
+     */
+    private Uni<NativeOperationRequested> requested(SqlClient transaction, NativeRun run, NativeOperation operation, RunCommand command) {
+        JsonNode spec = readTree(run.spec());
+        Uni<LearnerStateRef> initial = Uni.createFrom().nullItem();
+        if (operation.sequenceId() == 0 && run.initialState() != null) {
+            JsonNode state = readTree(run.initialState());
+            initial = stateRef(transaction, run, state.path("source").path("checkpoint_id").asText(), state.path("restore_optimizer").asBoolean(false));
+        }
+        Uni<LearnerStateRef> loaded = command instanceof RunCommand.LoadState load
+                ? stateRef(transaction, run, load.checkpointId(), load.restoreOptimizer()) : Uni.createFrom().nullItem();
+        Uni<BlobReference> stored = blobs.put(operation.command().getBytes(StandardCharsets.UTF_8));
+        return Uni.combine().all().unis(initial, loaded, stored).with((initialState, loadState, commandBlob) ->
+                new NativeOperationRequested(NativeOperationRequested.SCHEMA_VERSION, operation.operationId(), run.runId(), operation.sequenceId(),
+                        operation.kind(), spec.path("base_model").asText(), spec, initialState, operation.learnerParentVersion(),
+                        operation.reservedOutputLearnerVersion(), commandBlob, loadState, Instant.now()));
+    }
+
+    /** A saved state of the run's owner as blobs, without the optimizer unless it is restored; null when there is none. */
+    private Uni<LearnerStateRef> stateRef(SqlClient client, NativeRun run, String checkpointId, boolean restoreOptimizer) {
+        return store.findState(client, checkpointId).map(found -> found.filter(state -> state.owner().equals(run.owner()))
+                .map(state -> restoreOptimizer
+                        ? new LearnerStateRef(state.checkpointId(), state.adapterUri(), state.firstMomentUri(), state.secondMomentUri(),
+                                state.optimizerSteps())
+                        : new LearnerStateRef(state.checkpointId(), state.adapterUri(), null, null, null))
+                .orElse(null));
     }
 
     /**
@@ -236,8 +287,14 @@ public class NativeRunService {
                 .map(found -> found.orElseThrow(() -> ApiException.notFound("Operation '" + operationId + "' of run '" + runId + "' not found")));
     }
 
+    /** Cancels the operation; its executor is told, in case it runs it. An ended operation stays as it is. */
     public Uni<NativeOperation> cancel(String runId, String operationId) {
-        return operation(runId, operationId).chain(() -> store.requestCancel(runId, operationId)).chain(() -> operation(runId, operationId));
+        return operation(runId, operationId)
+                .chain(found -> found.terminal() ? Uni.createFrom().voidItem() : store.pool().withTransaction(transaction -> store
+                        .requestCancel(transaction, runId, operationId)
+                        .chain(() -> outbox.add(transaction, List.of(messages.nativeControl(TrainingJobControl.cancelOperation(runId, operationId)))))))
+                .invoke(outbox::flush)
+                .chain(() -> operation(runId, operationId));
     }
 
     private String owner() {

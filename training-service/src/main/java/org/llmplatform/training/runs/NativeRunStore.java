@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +23,7 @@ public class NativeRunStore {
             + "status, next_sequence_id, projected_learner_version, committed_learner_version";
     private static final String OPERATION_COLUMNS = "operation_id, run_id, request_id, sequence_id, kind, command::text AS command, "
             + "command_digest, status, learner_parent_version, reserved_output_learner_version, cancel_requested, event_cursor, "
-            + "result::text AS result, error_code, error_message, admitted_at, started_at, ended_at";
+            + "result::text AS result, error_code, error_message, admitted_at, started_at, ended_at, executor, executor_seq";
     private static final String STATE_COLUMNS = "checkpoint_id, run_id, owner, name, learner_version, adapter_uri, first_moment_uri, "
             + "second_moment_uri, optimizer_steps";
 
@@ -99,53 +100,91 @@ public class NativeRunStore {
      * Marks the operation for cancelling: one still waiting ends cancelled here; one running is left to its executor, which
      * discards what it computed; an ended one stays as it is.
      */
-    public Uni<Void> requestCancel(String runId, String operationId) {
-        return pool.preparedQuery("UPDATE training.native_operations SET cancel_requested = true, event_cursor = event_cursor + 1, "
+    public Uni<Void> requestCancel(SqlClient transaction, String runId, String operationId) {
+        return transaction.preparedQuery("UPDATE training.native_operations SET cancel_requested = true, event_cursor = event_cursor + 1, "
                         + "status = CASE WHEN status = 'admitted' THEN 'cancelled' ELSE status END, "
                         + "ended_at = CASE WHEN status = 'admitted' THEN clock_timestamp() ELSE ended_at END "
                         + "WHERE run_id = $1 AND operation_id = $2 AND status IN ('admitted', 'running') AND NOT cancel_requested")
                 .execute(Tuple.of(runId, operationId)).replaceWithVoid();
     }
 
-    /**
-     * Claims the oldest waiting operation this executor may run: of an open run of {@code baseModel} that no other executor
-     * holds, every earlier operation of its run ended. The row lock with SKIP LOCKED keeps two executors off one operation;
-     * the run is then held by this executor, whose memory has its learner.
-     */
-    public Uni<Optional<NativeOperation>> claimNext(String executor, String baseModel) {
-        return pool.withTransaction(transaction -> transaction.preparedQuery("UPDATE training.native_operations o SET status = 'running', "
-                        + "started_at = clock_timestamp(), event_cursor = o.event_cursor + 1 WHERE o.operation_id = ("
-                        + "SELECT c.operation_id FROM training.native_operations c JOIN training.native_runs r ON r.run_id = c.run_id "
-                        + "WHERE c.status = 'admitted' AND r.status = 'open' AND r.spec ->> 'base_model' = $2 "
-                        + "AND (r.executor IS NULL OR r.executor = $1) AND NOT EXISTS (SELECT 1 FROM training.native_operations p "
-                        + "WHERE p.run_id = c.run_id AND p.sequence_id < c.sequence_id AND p.status IN ('admitted', 'running')) "
-                        + "ORDER BY c.admitted_at, c.sequence_id LIMIT 1 FOR UPDATE OF c SKIP LOCKED) RETURNING " + OPERATION_COLUMNS)
-                .execute(Tuple.of(executor, baseModel))
-                .map(rows -> first(rows, NativeRunStore::operation))
-                .call(claimed -> claimed.isEmpty() ? Uni.createFrom().voidItem()
-                        : transaction.preparedQuery("UPDATE training.native_runs SET executor = $1 WHERE run_id = $2 AND executor IS NULL")
-                                .execute(Tuple.of(executor, claimed.get().runId())).replaceWithVoid()));
+    public Uni<Optional<NativeOperation>> lockOperation(SqlClient transaction, String operationId) {
+        return transaction.preparedQuery("SELECT " + OPERATION_COLUMNS + " FROM training.native_operations WHERE operation_id = $1 FOR UPDATE")
+                .execute(Tuple.of(operationId)).map(rows -> first(rows, NativeRunStore::operation));
     }
 
-    public Uni<Boolean> cancelRequested(String operationId) {
-        return pool.preparedQuery("SELECT cancel_requested FROM training.native_operations WHERE operation_id = $1")
-                .execute(Tuple.of(operationId)).map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean("cancel_requested"));
+    /** An executor started the operation (or took it over): it runs there, and the run's learner lives there. */
+    public Uni<Void> markRunning(SqlClient transaction, NativeOperation operation, String executor, long seq) {
+        return transaction.preparedQuery("UPDATE training.native_operations SET status = 'running', started_at = coalesce(started_at, "
+                        + "clock_timestamp()), heartbeat_at = clock_timestamp(), executor = $2, executor_seq = $3, "
+                        + "event_cursor = event_cursor + CASE WHEN status = 'running' THEN 0 ELSE 1 END WHERE operation_id = $1")
+                .execute(Tuple.of(operation.operationId(), executor, seq))
+                .chain(() -> transaction.preparedQuery("UPDATE training.native_runs SET executor = $2 WHERE run_id = $1")
+                        .execute(Tuple.of(operation.runId(), executor)))
+                .replaceWithVoid();
     }
 
-    /** Ends a running operation; a learner transition that succeeded commits its version on the run. */
-    public Uni<Void> finish(NativeOperation operation, String status, String result, String errorCode, String errorMessage) {
-        return pool.withTransaction(transaction -> transaction.preparedQuery("UPDATE training.native_operations SET status = $2, "
-                        + "result = $3::text::jsonb, error_code = $4, error_message = $5, ended_at = clock_timestamp(), "
-                        + "event_cursor = event_cursor + 1 WHERE operation_id = $1")
+    public Uni<Void> heartbeat(SqlClient transaction, String operationId, String executor, long seq) {
+        return transaction.preparedQuery("UPDATE training.native_operations SET heartbeat_at = clock_timestamp(), executor = $2, "
+                        + "executor_seq = $3 WHERE operation_id = $1")
+                .execute(Tuple.of(operationId, executor, seq)).replaceWithVoid();
+    }
+
+    /** Ends the operation; a learner transition that succeeded commits its version on the run. */
+    public Uni<Void> finish(SqlClient transaction, NativeOperation operation, String status, String result, String errorCode,
+            String errorMessage) {
+        return transaction.preparedQuery("UPDATE training.native_operations SET status = $2, result = $3::text::jsonb, error_code = $4, "
+                        + "error_message = $5, ended_at = clock_timestamp(), event_cursor = event_cursor + 1 WHERE operation_id = $1")
                 .execute(Tuple.of(operation.operationId(), status, result, errorCode, errorMessage))
                 .chain(() -> NativeOperation.SUCCEEDED.equals(status) && operation.reservedOutputLearnerVersion() != null
                         ? transaction.preparedQuery("UPDATE training.native_runs SET committed_learner_version = $2, updated_at = now() "
                                 + "WHERE run_id = $1").execute(Tuple.of(operation.runId(), operation.reservedOutputLearnerVersion())).replaceWithVoid()
-                        : Uni.createFrom().voidItem()));
+                        : Uni.createFrom().voidItem());
     }
 
-    public Uni<Optional<SavedLearnerState>> findState(String checkpointId) {
-        return pool.preparedQuery("SELECT " + STATE_COLUMNS + " FROM training.native_checkpoints WHERE checkpoint_id = $1")
+    /** The run's learner is gone: the run fails, and its operations still waiting end cancelled. */
+    public Uni<Void> failRun(SqlClient transaction, String runId) {
+        return transaction.preparedQuery("UPDATE training.native_operations SET status = 'cancelled', ended_at = clock_timestamp(), "
+                        + "event_cursor = event_cursor + 1 WHERE run_id = $1 AND status = 'admitted'")
+                .execute(Tuple.of(runId))
+                .chain(() -> transaction.preparedQuery("UPDATE training.native_runs SET status = 'failed', updated_at = now() "
+                        + "WHERE run_id = $1 AND status = 'open'").execute(Tuple.of(runId)))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Operations whose lease ran out: running, with no event from their executor for {@code heartbeatLease}; or next in
+     * their open run (nothing before them waiting or running) and not started for {@code pickupTimeout} since they became
+     * next. At most {@code limit}.
+     */
+    public Uni<List<String>> expiredLeases(Duration heartbeatLease, Duration pickupTimeout, int limit) {
+        return pool.preparedQuery("SELECT o.operation_id FROM training.native_operations o WHERE o.status = 'running' "
+                        + "AND o.heartbeat_at < clock_timestamp() - make_interval(secs => $1) UNION ALL "
+                        + "SELECT o.operation_id FROM training.native_operations o JOIN training.native_runs r ON r.run_id = o.run_id "
+                        + "WHERE o.status = 'admitted' AND r.status = 'open' AND NOT EXISTS (SELECT 1 FROM training.native_operations p "
+                        + "WHERE p.run_id = o.run_id AND p.sequence_id < o.sequence_id AND p.status IN ('admitted', 'running')) "
+                        + "AND greatest(o.admitted_at, (SELECT max(p.ended_at) FROM training.native_operations p WHERE p.run_id = o.run_id "
+                        + "AND p.sequence_id < o.sequence_id)) < clock_timestamp() - make_interval(secs => $2) LIMIT $3")
+                .execute(Tuple.of(heartbeatLease.toMillis() / 1000.0, pickupTimeout.toMillis() / 1000.0, limit))
+                .map(rows -> {
+                    List<String> ids = new ArrayList<>();
+                    rows.forEach(row -> ids.add(row.getString("operation_id")));
+                    return ids;
+                });
+    }
+
+    /** Whether the locked operation's lease has run out, as {@link #expiredLeases} decides. */
+    public Uni<Boolean> leaseExpired(SqlClient transaction, String operationId, Duration heartbeatLease, Duration pickupTimeout) {
+        return transaction.preparedQuery("SELECT 1 FROM training.native_operations o WHERE o.operation_id = $1 AND ((o.status = 'running' "
+                        + "AND o.heartbeat_at < clock_timestamp() - make_interval(secs => $2)) OR (o.status = 'admitted' "
+                        + "AND greatest(o.admitted_at, (SELECT max(p.ended_at) FROM training.native_operations p WHERE p.run_id = o.run_id "
+                        + "AND p.sequence_id < o.sequence_id)) < clock_timestamp() - make_interval(secs => $3)))")
+                .execute(Tuple.of(operationId, heartbeatLease.toMillis() / 1000.0, pickupTimeout.toMillis() / 1000.0))
+                .map(rows -> rows.size() > 0);
+    }
+
+    public Uni<Optional<SavedLearnerState>> findState(SqlClient client, String checkpointId) {
+        return client.preparedQuery("SELECT " + STATE_COLUMNS + " FROM training.native_checkpoints WHERE checkpoint_id = $1")
                 .execute(Tuple.of(checkpointId)).map(rows -> first(rows, NativeRunStore::state));
     }
 
@@ -153,13 +192,13 @@ public class NativeRunStore {
      * Records a saved state under its run and name; with {@code overwrite} a state of that name is replaced (keeping its
      * id), without it the item is empty when the name is taken. The item is the state's checkpoint id.
      */
-    public Uni<Optional<String>> saveState(SavedLearnerState state, boolean overwrite) {
+    public Uni<Optional<String>> saveState(SqlClient transaction, SavedLearnerState state, boolean overwrite) {
         String onConflict = overwrite
                 ? "ON CONFLICT (run_id, name) DO UPDATE SET learner_version = excluded.learner_version, adapter_uri = excluded.adapter_uri, "
                         + "first_moment_uri = excluded.first_moment_uri, second_moment_uri = excluded.second_moment_uri, "
                         + "optimizer_steps = excluded.optimizer_steps, created_at = now()"
                 : "ON CONFLICT (run_id, name) DO NOTHING";
-        return pool.preparedQuery("INSERT INTO training.native_checkpoints (" + STATE_COLUMNS + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+        return transaction.preparedQuery("INSERT INTO training.native_checkpoints (" + STATE_COLUMNS + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
                         + onConflict + " RETURNING checkpoint_id")
                 .execute(Tuple.from(new Object[] {state.checkpointId(), state.runId(), state.owner(), state.name(), state.learnerVersion(),
                         state.adapterUri(), state.firstMomentUri(), state.secondMomentUri(), state.optimizerSteps()}))
@@ -201,7 +240,7 @@ public class NativeRunStore {
                 row.getString("status"), row.getLong("learner_parent_version"), row.getLong("reserved_output_learner_version"),
                 row.getBoolean("cancel_requested"), row.getInteger("event_cursor"), row.getString("result"), row.getString("error_code"),
                 row.getString("error_message"), row.getOffsetDateTime("admitted_at"), row.getOffsetDateTime("started_at"),
-                row.getOffsetDateTime("ended_at"));
+                row.getOffsetDateTime("ended_at"), row.getString("executor"), row.getLong("executor_seq"));
     }
 
     private static SavedLearnerState state(Row row) {

@@ -95,7 +95,8 @@ public class CheckpointService {
                 });
     }
 
-    private Uni<CheckpointSaveOutcome> register(SqlClient transaction, Model model, CheckpointSaved saved) {
+    /** {@link #register(UUID, CheckpointSaved)} in the caller's transaction, the model locked; the caller flushes the outbox. */
+    public Uni<CheckpointSaveOutcome> register(SqlClient transaction, Model model, CheckpointSaved saved) {
         return savingJob(transaction, model, saved.jobId()).chain(job -> {
             if (job.isPresent() && (job.get().status() == JobStatus.CANCELLED || job.get().status() == JobStatus.FAILED)) {
                 return Uni.createFrom().item(CheckpointSaveOutcome.ABANDONED_JOB);
