@@ -168,10 +168,20 @@ final class SseRelay implements StreamedBody {
 
     private byte[] responsesEvent(byte[] event) {
         boolean carriesResponse = SseEvents.contains(event, RESPONSE_FIELD);
-        boolean read = carriesResponse && (renamed || !SseEvents.contains(event, NO_USAGE_YET)
-                || LAST_EVENTS.stream().anyMatch(last -> SseEvents.contains(event, last)))
-                || SseEvents.contains(event, ERROR_EVENT);
-        String payload = read ? SseEvents.data(event) : null;
+        boolean error = SseEvents.contains(event, ERROR_EVENT);
+        boolean counted = carriesResponse && (!SseEvents.contains(event, NO_USAGE_YET)
+                || LAST_EVENTS.stream().anyMatch(last -> SseEvents.contains(event, last)));
+        if (!error && !counted && !(carriesResponse && renamed)) {
+            return event;
+        }
+        // The Response's one model field renamed in the text, as chat chunks are: parsing and writing the Response
+        // again cost a renamed stream's created and in_progress events more than all its deltas. Null where the text
+        // is not that simple; the event is then read and written.
+        byte[] ours = carriesResponse && renamed ? renamedResponse(event) : event;
+        if (ours != null && !error && !counted) {
+            return ours;
+        }
+        String payload = SseEvents.data(ours != null ? ours : event);
         if (payload == null) {
             return event;
         }
@@ -184,12 +194,33 @@ final class SseRelay implements StreamedBody {
                 return ("event: " + type + "\ndata: " + json.writeValueAsString(parsed) + "\n\n")
                         .getBytes(StandardCharsets.UTF_8);
             }
-            return event;
+            return ours != null ? ours : event;
         } catch (JsonProcessingException e) {
             usage.failed();
             return inBandError("The upstream stream of model `" + model + "` sent an unreadable event")
                     .getBytes(StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * A Responses API event with its Response's model renamed in the text, when its data is one line whose only
+     * {@code "model"} key is the upstream's, in the Response (the event's {@code response} object); else null.
+     */
+    private byte[] renamedResponse(byte[] event) {
+        if (upstreamModelField == null) {
+            return null;
+        }
+        String text = new String(event, StandardCharsets.UTF_8);
+        int data = text.indexOf("data: ");
+        if (data < 0 || text.indexOf('\n', data) != text.length() - 2) {
+            return null;
+        }
+        int at = onlyModelAt(text, data + "data: ".length(), 2);
+        if (at < 0) {
+            return null;
+        }
+        return (text.substring(0, at) + ownModelField + text.substring(at + upstreamModelField.length()))
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** Ends the client's stream once; {@code problem}: why the upstream stream is incomplete, or null. */
@@ -216,7 +247,7 @@ final class SseRelay implements StreamedBody {
             ours.append("data: ").append(payload).append("\n\n");
             return;
         }
-        int upstreamModelAt = plainChunk && upstreamModelField != null ? onlyTopLevelModel(payload) : -1;
+        int upstreamModelAt = plainChunk && upstreamModelField != null ? onlyModelAt(payload, 0, 1) : -1;
         if (upstreamModelAt >= 0) {
             // the one top-level model field renamed in the text: parsing and writing every chunk again cost a
             // renamed stream several times the CPU and ~5 kB of garbage per chunk
@@ -280,19 +311,19 @@ final class SseRelay implements StreamedBody {
     }
 
     /**
-     * Where the upstream's model field is in {@code payload}, when it is the event's only {@code "model"} key
-     * and sits in the top-level object; else -1. A {@code "model"} with its quotes bare is always a key: inside
-     * a JSON string they would be escaped.
+     * Where the upstream's model field is in {@code text}, when it is the only {@code "model"} key and sits at
+     * {@code depth} in the JSON that starts at {@code from} (1: the top-level object); else -1. A {@code "model"} with
+     * its quotes bare is always a key: inside a JSON string they would be escaped.
      */
-    private int onlyTopLevelModel(String payload) {
-        int at = payload.indexOf(upstreamModelField);
-        if (at < 0 || payload.indexOf("\"model\"", at + 1) >= 0 || payload.lastIndexOf("\"model\"", at - 1) >= 0) {
+    private int onlyModelAt(String text, int from, int depth) {
+        int at = text.indexOf(upstreamModelField, from);
+        if (at < 0 || text.indexOf("\"model\"", at + 1) >= 0 || text.lastIndexOf("\"model\"", at - 1) >= from) {
             return -1;
         }
-        int depth = 0;
+        int level = 0;
         boolean inString = false;
-        for (int i = 0; i < at; i++) {
-            char c = payload.charAt(i);
+        for (int i = from; i < at; i++) {
+            char c = text.charAt(i);
             if (inString) {
                 if (c == '\\') {
                     i++;
@@ -302,12 +333,12 @@ final class SseRelay implements StreamedBody {
             } else if (c == '"') {
                 inString = true;
             } else if (c == '{' || c == '[') {
-                depth++;
+                level++;
             } else if (c == '}' || c == ']') {
-                depth--;
+                level--;
             }
         }
-        return depth == 1 && !inString ? at : -1;
+        return level == depth && !inString ? at : -1;
     }
 
     /** Whether {@code name} is written in JSON as it is, with no escapes. */

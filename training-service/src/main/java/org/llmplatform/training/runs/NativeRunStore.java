@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Function;
 import org.llmplatform.training.store.Model;
 
@@ -215,13 +214,6 @@ public class NativeRunStore {
                             row.getString("name"), row.getString("base_model"))));
                     return models;
                 });
-    }
-
-    public Uni<Optional<Model>> model(UUID id) {
-        return pool.preparedQuery("SELECT id, entity, project, name, base_model FROM training.models WHERE id = $1")
-                .execute(Tuple.of(id))
-                .map(rows -> first(rows, row -> new Model(row.getUUID("id"), row.getString("entity"), row.getString("project"),
-                        row.getString("name"), row.getString("base_model"))));
     }
 
     private static <T> Optional<T> first(RowSet<Row> rows, Function<Row, T> mapper) {
