@@ -236,6 +236,22 @@ try {
     }
     await page.getByRole('region', { name: 'Checkpoints' }).getByRole('row', { name: new RegExp(`^${jobs} `) }).waitFor();
   };
+  // The same calls put in an annotation queue: what its annotators judged trains from the queue's page too.
+  const { id: queueId } = await callApi('/annotation_queues', { project_id: `${entity}/${project}`, name: 'judged answers',
+    description: '', scorer_refs: [] });
+  await callApi(`/annotation_queues/${queueId}/items`, { project_id: `${entity}/${project}`, call_ids: completions.map((call) => call.id),
+    display_fields: [] });
+  await page.goto(`${origin}/#/p/${entity}/${project}/queues/${queueId}`);
+  await page.getByRole('button', { name: 'Train on this queue\'s calls…' }).click();
+  await trainPanel.getByText('Train on 3 selected calls').waitFor();
+  await trainPanel.getByLabel('Reward', { exact: true }).selectOption('reaction');
+  await trainPanel.getByLabel('Compare', { exact: true }).selectOption('selection');
+  await trainPanel.getByRole('button', { name: 'Preview' }).click();
+  await trainPanel.getByText('2 trajectories in 1 group').waitFor();
+  await trainPanel.getByText('1 selected call left out').waitFor();
+  await shot(page, 'queue-train-preview');
+  step('TRAIN_FROM_QUEUE');
+
   await openTrainPanel('rl');
   await trainPanel.getByLabel('Compare', { exact: true }).selectOption('selection');
   await trainPanel.getByRole('button', { name: 'Preview' }).click();

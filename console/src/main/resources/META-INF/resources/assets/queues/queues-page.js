@@ -2,11 +2,12 @@
 // questions are the project's AnnotationSpecs), and one queue worked through item by item
 // (…/queues/<queue id>): the call's inputs and output, a 👍/👎, a note and each of the queue's questions, then
 // "Done" or "Skip" (keys: 1 👍, 2 👎, Enter done, s skip); the answers land on the call as its feedback, and the
-// queue counts each annotator's items. All through the tracing-service's annotation_queues and feedback routes.
+// queue counts each annotator's items; "Train on this queue's calls…" turns the judged calls into a training job. All through the tracing-service's annotation_queues and feedback routes.
 import { h, replace, state, formatTime } from '../shared/dom.js';
 import { api, opShortName, parseRef } from '../shared/api.js';
 import { href, navigate, projectPath, refresh, callHref } from '../shared/router.js';
 import { jsonView } from '../shared/json-view.js';
+import { trainPanel } from '../calls/train-from-calls.js';
 
 async function annotationSpecs(projectId) {
   const { objs } = await api.post('/objs/query', { project_id: projectId,
@@ -106,8 +107,13 @@ export async function renderQueue(view, [entity, project, queueId], params, isCu
     h('progress', { max: items.length || 1, value: items.length - left.length }),
     Object.keys(byAnnotator).length === 0 ? null : h('ul', { class: 'figures' }, Object.entries(byAnnotator).map(([user, count]) =>
       h('li', {}, h('span', { class: 'figure-name' }, user), ` ${count}`))));
+  // What the annotators judged is training data: the queue's calls go to the calls table's training panel.
+  const trainingPanel = h('div');
+  const train = items.length === 0 ? null : h('button', { type: 'button', class: 'secondary', id: 'train-queue',
+    onclick: () => replace(trainingPanel, trainPanel(entity, project, items.map((queued) => queued.call_id), () => replace(trainingPanel))) },
+  'Train on this queue\'s calls…');
   const heading = [h('h1', {}, queue.name), queue.description ? h('p', {}, queue.description) : null,
-    h('p', {}, h('a', { href: href(projectPath(entity, project, 'queues')) }, 'All queues')), progress];
+    h('p', {}, h('a', { href: href(projectPath(entity, project, 'queues')) }, 'All queues')), progress, train, trainingPanel];
   if (left.length === 0) {
     replace(view, ...heading, state(items.length === 0 ? 'This queue has no calls: tick calls in the calls table and add them.' : 'Every item of this queue is done.'));
     return;

@@ -50,7 +50,7 @@ class PlatformPagesTest {
         String project = "stories";
 
         String output = BrowserScripts.runPages(Duration.ofSeconds(420), List.of("LOGGED", "MODEL_OPENED", "REWARD_CURVE", "TRAINED_LIVE", "RELOADED", "CHATTED", "COMPARED",
-                "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET", "TRAINED_FROM_CALLS",
+                "TRACE_FOUND", "USAGE_SEEN", "REFUSAL_COUNTED", "LIMITS_SET", "TRAIN_FROM_QUEUE", "TRAINED_FROM_CALLS",
                 "SFT_FROM_CALLS", "EVALUATED_BOTH_STEPS"),
                 "node", "training-pages.mjs", origin, key, user, project,
                 PlatformStackProcesses.BASE_MODEL);
