@@ -137,10 +137,14 @@ public class NativeOperationExecutor {
             }
             held.lastSequence = request.sequenceId();
             execute(request, held, reporter);
+        } catch (NativeLearner.OperationCancelledException cancelled) {
+            reporter.send(NativeOperationEvent.TYPE_CANCELLED, null, null, null, null);
+        } catch (NativeLearner.InvalidBatchException invalid) {
+            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "invalid_batch", invalid.getMessage());
         } catch (OperationFailure failure) {
             LOG.infof("Native operation %s (%s) of run %s failed: %s", request.operationId(), request.kind(), request.runId(), failure.getMessage());
             reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, failure.code, failure.getMessage());
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.errorf(e, "Native operation %s (%s) of run %s failed", request.operationId(), request.kind(), request.runId());
             reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "internal_error",
                     e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
@@ -149,47 +153,36 @@ public class NativeOperationExecutor {
         }
     }
 
-    private void execute(NativeOperationRequested request, HeldRun held, OperationReporter reporter) {
-        try {
-            RunCommand command = RunCommands.parse(request.kind(), json.readTree(blobs.get(request.command()).await().indefinitely()));
-            ObjectNode result = result(request);
-            LearnerStateRef saved = null;
-            if (command instanceof RunCommand.Forward forward) {
-                forward(request, held.learner, forward, result);
-            } else if (command instanceof RunCommand.OptimStep step) {
-                optimStep(request, held.learner, step, result);
-            } else if (command instanceof RunCommand.SaveWeightsForSampler save) {
-                saved = new LearnerStateRef(null, adapters.save(held.learner.adapter()).await().indefinitely(), null, null, null);
-                result.put("learner_version", request.learnerParentVersion());
-                result.put("target", save.target());
-                result.put("model_alias", save.modelAlias());
-            } else if (command instanceof RunCommand.SaveState) {
-                saved = new LearnerStateRef(null, adapters.save(held.learner.adapter()).await().indefinitely(),
-                        adapters.save(held.learner.firstMoment()).await().indefinitely(),
-                        adapters.save(held.learner.secondMoment()).await().indefinitely(), held.learner.optimizerSteps());
-                result.putObject("metrics").put("optimizer_steps", held.learner.optimizerSteps());
-                result.putNull("archive");
-            } else {
-                RunCommand.LoadState load = (RunCommand.LoadState) command;
-                NativeLearner loaded = restore(request.loadState(), load.checkpointId());
-                throwIfCancelled(request);
-                held.learner = loaded;
-                result.putObject("metrics");
-                result.set("checkpoint", NativeOperation.checkpointResult(load.checkpointId(), request.reservedOutputLearnerVersion()));
-                result.put("optimizer_restored", load.restoreOptimizer());
-            }
-            reporter.send(NativeOperationEvent.TYPE_SUCCEEDED, result, saved, null, null);
-        } catch (NativeLearner.OperationCancelledException cancelled) {
-            reporter.send(NativeOperationEvent.TYPE_CANCELLED, null, null, null, null);
-        } catch (NativeLearner.InvalidBatchException invalid) {
-            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "invalid_batch", invalid.getMessage());
-        } catch (OperationFailure failure) {
-            throw failure;
-        } catch (IOException | RuntimeException e) {
-            LOG.errorf(e, "Native operation %s (%s) of run %s failed", request.operationId(), request.kind(), request.runId());
-            reporter.send(NativeOperationEvent.TYPE_FAILED, null, null, "internal_error",
-                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    /** Runs the operation on the run's learner and reports its success; what goes wrong is reported by {@link #take}. */
+    private void execute(NativeOperationRequested request, HeldRun held, OperationReporter reporter) throws IOException {
+        RunCommand command = RunCommands.parse(request.kind(), json.readTree(blobs.get(request.command()).await().indefinitely()));
+        ObjectNode result = result(request);
+        LearnerStateRef saved = null;
+        if (command instanceof RunCommand.Forward forward) {
+            forward(request, held.learner, forward, result);
+        } else if (command instanceof RunCommand.OptimStep step) {
+            optimStep(request, held.learner, step, result);
+        } else if (command instanceof RunCommand.SaveWeightsForSampler save) {
+            saved = new LearnerStateRef(null, adapters.save(held.learner.adapter()).await().indefinitely(), null, null, null);
+            result.put("learner_version", request.learnerParentVersion());
+            result.put("target", save.target());
+            result.put("model_alias", save.modelAlias());
+        } else if (command instanceof RunCommand.SaveState) {
+            saved = new LearnerStateRef(null, adapters.save(held.learner.adapter()).await().indefinitely(),
+                    adapters.save(held.learner.firstMoment()).await().indefinitely(),
+                    adapters.save(held.learner.secondMoment()).await().indefinitely(), held.learner.optimizerSteps());
+            result.putObject("metrics").put("optimizer_steps", held.learner.optimizerSteps());
+            result.putNull("archive");
+        } else {
+            RunCommand.LoadState load = (RunCommand.LoadState) command;
+            NativeLearner loaded = restore(request.loadState(), load.checkpointId());
+            throwIfCancelled(request);
+            held.learner = loaded;
+            result.putObject("metrics");
+            result.set("checkpoint", NativeOperation.checkpointResult(load.checkpointId(), request.reservedOutputLearnerVersion()));
+            result.put("optimizer_restored", load.restoreOptimizer());
         }
+        reporter.send(NativeOperationEvent.TYPE_SUCCEEDED, result, saved, null, null);
     }
 
     /** The learner a run starts with: its initial state when it names one, else the identity adapter of its rank and targets. */

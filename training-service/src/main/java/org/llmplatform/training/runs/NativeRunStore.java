@@ -152,19 +152,21 @@ public class NativeRunStore {
     }
 
     /**
-     * Operations whose lease ran out: running, with no event from their executor for {@code heartbeatLease}; or next in
-     * their open run (nothing before them waiting or running) and not started for {@code pickupTimeout} since they became
-     * next. At most {@code limit}.
+     * Whether operation {@code o}'s lease ran out ($1: the heartbeat lease, $2: the pickup timeout, in seconds): running,
+     * with no event from its executor for the heartbeat lease; or next in its open run (nothing before it waiting or
+     * running) and not started within the pickup timeout since it became next.
      */
+    private static final String LEASE_EXPIRED = "((o.status = 'running' AND o.heartbeat_at < clock_timestamp() - make_interval(secs => $1)) "
+            + "OR (o.status = 'admitted' AND EXISTS (SELECT 1 FROM training.native_runs r WHERE r.run_id = o.run_id AND r.status = 'open') "
+            + "AND NOT EXISTS (SELECT 1 FROM training.native_operations p WHERE p.run_id = o.run_id AND p.sequence_id < o.sequence_id "
+            + "AND p.status IN ('admitted', 'running')) AND greatest(o.admitted_at, (SELECT max(p.ended_at) FROM training.native_operations p "
+            + "WHERE p.run_id = o.run_id AND p.sequence_id < o.sequence_id)) < clock_timestamp() - make_interval(secs => $2)))";
+
+    /** Up to {@code limit} operations whose lease ran out ({@link #LEASE_EXPIRED}). */
     public Uni<List<String>> expiredLeases(Duration heartbeatLease, Duration pickupTimeout, int limit) {
-        return pool.preparedQuery("SELECT o.operation_id FROM training.native_operations o WHERE o.status = 'running' "
-                        + "AND o.heartbeat_at < clock_timestamp() - make_interval(secs => $1) UNION ALL "
-                        + "SELECT o.operation_id FROM training.native_operations o JOIN training.native_runs r ON r.run_id = o.run_id "
-                        + "WHERE o.status = 'admitted' AND r.status = 'open' AND NOT EXISTS (SELECT 1 FROM training.native_operations p "
-                        + "WHERE p.run_id = o.run_id AND p.sequence_id < o.sequence_id AND p.status IN ('admitted', 'running')) "
-                        + "AND greatest(o.admitted_at, (SELECT max(p.ended_at) FROM training.native_operations p WHERE p.run_id = o.run_id "
-                        + "AND p.sequence_id < o.sequence_id)) < clock_timestamp() - make_interval(secs => $2) LIMIT $3")
-                .execute(Tuple.of(heartbeatLease.toMillis() / 1000.0, pickupTimeout.toMillis() / 1000.0, limit))
+        return pool.preparedQuery("SELECT o.operation_id FROM training.native_operations o WHERE o.status IN ('running', 'admitted') AND "
+                        + LEASE_EXPIRED + " LIMIT $3")
+                .execute(Tuple.of(seconds(heartbeatLease), seconds(pickupTimeout), limit))
                 .map(rows -> {
                     List<String> ids = new ArrayList<>();
                     rows.forEach(row -> ids.add(row.getString("operation_id")));
@@ -174,12 +176,13 @@ public class NativeRunStore {
 
     /** Whether the locked operation's lease has run out, as {@link #expiredLeases} decides. */
     public Uni<Boolean> leaseExpired(SqlClient transaction, String operationId, Duration heartbeatLease, Duration pickupTimeout) {
-        return transaction.preparedQuery("SELECT 1 FROM training.native_operations o WHERE o.operation_id = $1 AND ((o.status = 'running' "
-                        + "AND o.heartbeat_at < clock_timestamp() - make_interval(secs => $2)) OR (o.status = 'admitted' "
-                        + "AND greatest(o.admitted_at, (SELECT max(p.ended_at) FROM training.native_operations p WHERE p.run_id = o.run_id "
-                        + "AND p.sequence_id < o.sequence_id)) < clock_timestamp() - make_interval(secs => $3)))")
-                .execute(Tuple.of(operationId, heartbeatLease.toMillis() / 1000.0, pickupTimeout.toMillis() / 1000.0))
+        return transaction.preparedQuery("SELECT 1 FROM training.native_operations o WHERE o.operation_id = $3 AND " + LEASE_EXPIRED)
+                .execute(Tuple.of(seconds(heartbeatLease), seconds(pickupTimeout), operationId))
                 .map(rows -> rows.size() > 0);
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
     }
 
     public Uni<Optional<SavedLearnerState>> findState(SqlClient client, String checkpointId) {
