@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -72,7 +74,15 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
 
         AtomicLong sent = new AtomicLong();
         long began = System.nanoTime();
-        runClients(CLIENTS, () -> false, request -> request < requests ? request : -1, sent, null);
+        // A ten-million-call ingest runs for more than an hour: say how far it got every five minutes.
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+        progress.scheduleAtFixedRate(() -> System.out.printf("BENCH ingest so far: %,d calls in %.0f s%n", sent.get(),
+                (System.nanoTime() - began) / 1e9), 5, 5, TimeUnit.MINUTES);
+        try {
+            runClients(CLIENTS, () -> false, request -> request < requests ? request : -1, sent, null);
+        } finally {
+            progress.shutdownNow();
+        }
         double seconds = (System.nanoTime() - began) / 1e9;
         long calls = sent.get();
         System.out.printf("BENCH ingest: %,d calls (%,d traces of 5-20 calls, 0.5-2 KB chat messages and answers, usage,"
