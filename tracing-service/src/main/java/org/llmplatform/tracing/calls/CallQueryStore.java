@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.llmplatform.tracing.query.Cursors;
 import org.llmplatform.tracing.query.Page;
 import org.llmplatform.tracing.query.QuerySql;
@@ -88,12 +89,36 @@ public class CallQueryStore {
 
     /** {@code count} and {@code total_storage_size_bytes} of the matching calls (capped by the limit). */
     public Uni<CallStats> stats(CallsQuery query) {
+        if (countedByRollup(query)) {
+            return pool.preparedQuery("SELECT coalesce(sum(calls), 0)::bigint AS count FROM tracing.call_stats_hours"
+                            + " WHERE project_id = $1 AND (root OR NOT $2)")
+                    .execute(Tuple.of(query.projectId(), rootsOnly(query.filter())))
+                    .map(rows -> new CallStats(rows.iterator().next().getLong("count"), 0));
+        }
         SqlStatement statement = new Statement(query).stats();
         return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params()))
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     return new CallStats(row.getLong("count"), row.getLong("total_storage_size_bytes"));
                 });
+    }
+
+    /**
+     * Whether the count is every visible call of the project, or every visible trace root, uncapped: the calls table's
+     * count as the UI first asks it. The hourly rollup of calls/stats counts exactly those calls (a start, not deleted;
+     * roots apart) in the writing statement's transaction, so summing its hours (720 rows a month) answers without
+     * counting the calls: counting the 800,000 roots of a ten-million-call project took 271 ms.
+     */
+    private static boolean countedByRollup(CallsQuery query) {
+        CallFilter filter = query.filter() == null ? CallFilter.NONE : query.filter();
+        return query.query() == null && !query.totalStorageSize() && query.page().limit() == null && query.page().offset() == null
+                && Stream.of(filter.opNames(), filter.inputRefs(), filter.outputRefs(), filter.parentIds(), filter.traceIds(),
+                        filter.callIds(), filter.threadIds(), filter.turnIds(), filter.svcUserIds(), filter.svcRunIds())
+                .allMatch(values -> values == null || values.isEmpty());
+    }
+
+    private static boolean rootsOnly(CallFilter filter) {
+        return filter != null && Boolean.TRUE.equals(filter.traceRootsOnly());
     }
 
     /** The statements {@link #stream} and {@link #stats} run, for their plans. */

@@ -84,6 +84,8 @@ public class CallQueryApiTest {
         client.post("/calls/delete", Map.of("project_id", client.project, "call_ids", List.of("gone"))).statusCode(200);
         assertEquals(List.of("kept"), client.ids(Map.of()));
         client.post("/calls/query_stats", Map.of("project_id", client.project)).statusCode(200).body("count", equalTo(1));
+        client.post("/calls/query_stats", Map.of("project_id", client.project, "filter", Map.of("trace_roots_only", true)))
+                .statusCode(200).body("count", equalTo(1));
     }
 
     @Test
@@ -189,6 +191,10 @@ public class CallQueryApiTest {
         client.write(List.of(client.start("root", "op", at(1)), child, client.start("solo", "op", at(3))), List.of());
         client.post("/calls/query_stats", Map.of("project_id", client.project)).statusCode(200)
                 .body("count", equalTo(3));
+        client.post("/calls/query_stats", Map.of("project_id", client.project, "filter", Map.of("trace_roots_only", true)))
+                .statusCode(200).body("count", equalTo(2));
+        client.post("/calls/query_stats", Map.of("project_id", client.project, "filter", Map.of("trace_roots_only", false)))
+                .statusCode(200).body("count", equalTo(3));
         client.post("/calls/query_stats", Map.of("project_id", client.project, "limit", 2)).body("count", equalTo(2));
         client.post("/calls/query_stats", Map.of("project_id", client.project, "include_total_storage_size", true))
                 .body("total_storage_size_bytes", greaterThan(0));
