@@ -2,7 +2,8 @@
 // questions are the project's AnnotationSpecs), and one queue worked through item by item
 // (…/queues/<queue id>): the call's inputs and output, a 👍/👎, a note and each of the queue's questions, then
 // "Done" or "Skip" (keys: 1 👍, 2 👎, Enter done, s skip); the answers land on the call as its feedback, and the
-// queue counts each annotator's items; "Train on this queue's calls…" turns the judged calls into a training job. All through the tracing-service's annotation_queues and feedback routes.
+// queue counts each annotator's items; "Train on this queue's calls…" turns the judged calls into a training job.
+// All through the tracing-service's annotation_queues and feedback routes.
 import { h, replace, state, formatTime } from '../shared/dom.js';
 import { api, opShortName, parseRef } from '../shared/api.js';
 import { href, navigate, projectPath, refresh, callHref } from '../shared/router.js';

@@ -89,10 +89,11 @@ public class CallQueryStore {
 
     /** {@code count} and {@code total_storage_size_bytes} of the matching calls (capped by the limit). */
     public Uni<CallStats> stats(CallsQuery query) {
-        if (countedByRollup(query)) {
+        CallFilter filter = query.filter() == null ? CallFilter.NONE : query.filter();
+        if (countedByRollup(query, filter)) {
             return pool.preparedQuery("SELECT coalesce(sum(calls), 0)::bigint AS count FROM tracing.call_stats_hours"
                             + " WHERE project_id = $1 AND (root OR NOT $2)")
-                    .execute(Tuple.of(query.projectId(), rootsOnly(query.filter())))
+                    .execute(Tuple.of(query.projectId(), Boolean.TRUE.equals(filter.traceRootsOnly())))
                     .map(rows -> new CallStats(rows.iterator().next().getLong("count"), 0));
         }
         SqlStatement statement = new Statement(query).stats();
@@ -109,16 +110,11 @@ public class CallQueryStore {
      * roots apart) in the writing statement's transaction, so summing its hours (720 rows a month) answers without
      * counting the calls: counting the 800,000 roots of a ten-million-call project took 271 ms.
      */
-    private static boolean countedByRollup(CallsQuery query) {
-        CallFilter filter = query.filter() == null ? CallFilter.NONE : query.filter();
+    private static boolean countedByRollup(CallsQuery query, CallFilter filter) {
         return query.query() == null && !query.totalStorageSize() && query.page().limit() == null && query.page().offset() == null
                 && Stream.of(filter.opNames(), filter.inputRefs(), filter.outputRefs(), filter.parentIds(), filter.traceIds(),
                         filter.callIds(), filter.threadIds(), filter.turnIds(), filter.svcUserIds(), filter.svcRunIds())
                 .allMatch(values -> values == null || values.isEmpty());
-    }
-
-    private static boolean rootsOnly(CallFilter filter) {
-        return filter != null && Boolean.TRUE.equals(filter.traceRootsOnly());
     }
 
     /** The statements {@link #stream} and {@link #stats} run, for their plans. */
