@@ -7,5 +7,6 @@
 # hourly, one trace, a thread's turns and the threads list; then ingest rate and query p95 for a while before and
 # while a 27-day retention deletes the oldest tenth. Statements over 300 ms are in the log (grep 'duration:').
 # Knobs (append to the command): -Dbench.calls=1000000 (10000000 for the issue's figure) -Dbench.clients=4
-# -Dbench.tracesPerRequest=40 -Dbench.runs=20 -Dbench.liveSeconds=30
+# -Dbench.tracesPerRequest=40 -Dbench.runs=20 -Dbench.liveSeconds=30 -Dbench.searchIndexes=v16 (V16's trigram indexes on every
+# call as well, the search before V28) or none (without the trigram index of the traces' words)
 exec "$(dirname "$0")/packaged.sh" ScaleBenchmark bench-scale.log "$@"

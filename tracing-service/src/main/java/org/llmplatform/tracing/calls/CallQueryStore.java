@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.llmplatform.tracing.query.Cursors;
 import org.llmplatform.tracing.query.Page;
@@ -64,25 +65,27 @@ public class CallQueryStore {
 
     /**
      * How many calls, in the query's order, a page of a search of a common word reads before it takes every
-     * call from the trigram indexes (docs/tracing-service.md#searching-inputs-and-outputs).
+     * call of the traces its words give (docs/tracing-service.md#searching-inputs-and-outputs).
      */
     static final int SEARCH_WALK = 5000;
 
-    /** How many calls, in the query's order, a page of a search reads before it asks the trigram indexes. */
+    /** How many calls, in the query's order, a page of a search reads before it asks for the traces of its words. */
     static final int SEARCH_GLANCE = 500;
 
-    /** Up to how many calls a page of a search takes from the trigram indexes before it walks the calls in order. */
+    /** Up to how many calls of the traces of its words a page of a search takes before it walks the calls in order. */
     static final int SEARCH_FEW = 1000;
 
     private final Pool pool;
+    private final SearchTermsBackfill searchTerms;
 
-    public CallQueryStore(Pool pool) {
+    public CallQueryStore(Pool pool, SearchTermsBackfill searchTerms) {
         this.pool = pool;
+        this.searchTerms = searchTerms;
     }
 
     /** The matching calls as a cursor yields them, with back-pressure (see {@link Cursors}). */
     public Multi<QueriedCall> stream(CallsQuery query) {
-        return Cursors.stream(pool, new Statement(query).select())
+        return Cursors.stream(pool, new Statement(query, searchTerms.complete()).select())
                 .map(row -> new QueriedCall(CallStore.toStoredCall(row), row.getString("feedback"),
                         row.getString("costs")));
     }
@@ -96,7 +99,7 @@ public class CallQueryStore {
                     .execute(Tuple.of(query.projectId(), Boolean.TRUE.equals(filter.traceRootsOnly())))
                     .map(rows -> new CallStats(rows.iterator().next().getLong("count"), 0));
         }
-        SqlStatement statement = new Statement(query).stats();
+        SqlStatement statement = new Statement(query, searchTerms.complete()).stats();
         return pool.preparedQuery(statement.sql()).execute(Tuple.from(statement.params()))
                 .map(rows -> {
                     Row row = rows.iterator().next();
@@ -117,20 +120,23 @@ public class CallQueryStore {
                 .allMatch(values -> values == null || values.isEmpty());
     }
 
-    /** The statements {@link #stream} and {@link #stats} run, for their plans. */
+    /** The statements {@link #stream} and {@link #stats} run once every call's search words are filed, for their plans. */
     static List<SqlStatement> statements(CallsQuery query) {
-        return List.of(new Statement(query).select(), new Statement(query).stats());
+        return List.of(new Statement(query, true).select(), new Statement(query, true).stats());
     }
 
     /** One query's statements; the select has one row per call with the columns {@code CallStore.toStoredCall} reads. */
     private static final class Statement {
 
         private final CallsQuery query;
+        /** Whether every call's search words are filed ({@link SearchTermsBackfill}), so a search may ask them. */
+        private final boolean searchTermsComplete;
         private final CallFields fields;
         private final SqlParams params = new SqlParams();
 
-        Statement(CallsQuery query) {
+        Statement(CallsQuery query, boolean searchTermsComplete) {
             this.query = query;
+            this.searchTermsComplete = searchTermsComplete;
             this.fields = CallFields.of(query.projectId(), query.expandColumns());
         }
 
@@ -163,17 +169,17 @@ public class CallQueryStore {
         /**
          * The rows of a page of a search, the cheapest way first (each step an init plan PostgreSQL runs only when
          * the CASE reaches it; a walk is a materialized CTE, read once). Reading a call's JSON text costs about
-         * 70 µs at a million calls, the trigram indexes' candidates of a rare word a few milliseconds, those of a
+         * 70 µs at a million calls, the candidates of a rare word from the traces of its words a few milliseconds, those of a
          * common word more than walking to its first page:
          * <ol>
          * <li>the first {@link #SEARCH_GLANCE} calls the other conditions keep, in the query's order: a common word
          * fills the page there;</li>
-         * <li>up to {@link #SEARCH_FEW} calls from the indexes: fewer, and they are every call the search keeps
+         * <li>up to {@link #SEARCH_FEW} calls of those traces: fewer, and they are every call the search keeps
          * (a rare word);</li>
-         * <li>the first {@link #SEARCH_WALK} calls in order, for a word too common for the indexes;</li>
-         * <li>else every call from the indexes.</li>
+         * <li>the first {@link #SEARCH_WALK} calls in order, for a word too common for its traces;</li>
+         * <li>else every call of those traces.</li>
          * </ol>
-         * Walking 5,000 calls first, a rare word cost 344 ms of JSON text at a million calls, its indexes 6 ms.
+         * Walking 5,000 calls first, a rare word cost 344 ms of JSON text at a million calls, a trigram index 6 ms.
          */
         private SearchedRows searchedRows(String order) {
             String structural = structuralWhere();
@@ -182,7 +188,7 @@ public class CallQueryStore {
             long wanted = page.limit() + (page.offset() == null ? 0 : page.offset());
             String wantedSql = params.bind(wanted, "bigint");
             String few = params.bind((long) SEARCH_FEW, "bigint");
-            String matching = "SELECT c.ctid FROM tracing.calls c WHERE " + structural + " AND " + expr;
+            String matching = "SELECT c.ctid FROM tracing.calls c WHERE " + structural + candidateTraces() + " AND " + expr;
             String with = "WITH glance AS MATERIALIZED (" + walk(structural, expr, order, SEARCH_GLANCE, wantedSql)
                     + "), walked AS MATERIALIZED (" + walk(structural, expr, order, SEARCH_WALK, wantedSql) + ") ";
             return new SearchedRows(with, "c.ctid = ANY(CASE WHEN (SELECT cardinality(ids) FROM glance) = " + wantedSql
@@ -213,7 +219,28 @@ public class CallQueryStore {
         private String where() {
             String structural = structuralWhere();
             return query.query() == null ? structural
-                    : structural + " AND " + QuerySql.condition(fields, params, query.query());
+                    : structural + candidateTraces() + " AND " + QuerySql.condition(fields, params, query.query());
+        }
+
+        /**
+         * {@code AND} the traces whose words hold the search's (V28's {@code call_search_terms}, by its trigram index),
+         * as a semi-join that PostgreSQL reads before the calls where they are few; empty where the query has no such
+         * words ({@link SearchTerms}) or the words of earlier calls are still being filed.
+         */
+        private String candidateTraces() {
+            List<Set<String>> required = searchTermsComplete ? SearchTerms.required(query.query()) : null;
+            if (required == null) {
+                return "";
+            }
+            List<String> alternatives = new ArrayList<>();
+            for (Set<String> words : required) {
+                List<String> patterns = words.stream().map(word -> params.bind("%" + word + "%", "text")).toList();
+                // the function prices reading a row's words, so that PostgreSQL reads them through the index (V28)
+                alternatives.add("(" + patterns.stream().map(pattern -> "t.terms ILIKE " + pattern)
+                        .collect(Collectors.joining(" AND ")) + " AND tracing.search_terms_hold(t.terms, " + patterns.get(0) + "))");
+            }
+            return " AND c.trace_id IN (SELECT t.trace_id FROM tracing.call_search_terms t WHERE t.project_id = "
+                    + params.bind(query.projectId(), "text") + " AND (" + String.join(" OR ", alternatives) + "))";
         }
 
         /** The project, visibility and filter conditions: everything but the {@code $expr}. */

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,12 +36,8 @@ public class CallStore {
     /** Postgres refuses NUL in text (22021) and in jsonb strings (22P05); JSON itself allows it. */
     private static final Set<String> NUL_CHARACTER_STATES = Set.of("22021", "22P05");
 
-    private static final String UPSERT_START = """
-            INSERT INTO tracing.calls AS c (project_id, id, trace_id, parent_id, thread_id, turn_id, op_name,
-                display_name, display_name_written_at, started_at, attributes, inputs, input_refs,
-                svc_user_id, svc_run_id, svc_run_step, otel_dump, attributes_size_bytes, inputs_size_bytes)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::jsonb, $12::text::jsonb, $13::text[],
-                $14, $15, $16, $17, octet_length($11::text), octet_length($12::text))
+    /** What a start part sets on an existing row: first non-null value wins, refs accumulate. */
+    private static final String START_MERGE = """
             ON CONFLICT (project_id, id) DO UPDATE SET
                 trace_id = coalesce(c.trace_id, EXCLUDED.trace_id),
                 parent_id = coalesce(c.parent_id, EXCLUDED.parent_id),
@@ -77,20 +74,10 @@ public class CallStore {
                 svc_run_step_end = coalesce(c.svc_run_step_end, EXCLUDED.svc_run_step_end)"""
             .formatted(appendNewRefs("output_refs"), sizeOfFirst("output"), sizeOfFirst("summary"));
 
-    private static final String UPSERT_END = """
-            INSERT INTO tracing.calls AS c (project_id, id, ended_at, exception, output, output_refs, summary,
-                svc_run_step_end, output_size_bytes, summary_size_bytes)
-            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text[], $7::text::jsonb, $8, octet_length($5::text),
-                octet_length($7::text))
-            ON CONFLICT (project_id, id) DO UPDATE SET""" + "\n" + END_SETS;
+    private static final String END_MERGE = "ON CONFLICT (project_id, id) DO UPDATE SET\n" + END_SETS;
 
     /** A start and an end of one call in one statement: the same merge as the two parts one after the other. */
-    private static final String UPSERT_COMPLETE = UPSERT_START
-            .replace("inputs_size_bytes)", "inputs_size_bytes, ended_at, exception, output, output_refs, summary,"
-                    + " svc_run_step_end, output_size_bytes, summary_size_bytes)")
-            .replace("octet_length($12::text))", "octet_length($12::text), $18, $19, $20::text::jsonb, $21::text[],"
-                    + " $22::text::jsonb, $23, octet_length($20::text), octet_length($22::text))")
-            + ",\n" + END_SETS;
+    private static final String COMPLETE_MERGE = START_MERGE + ",\n" + END_SETS;
 
     private static final List<UnnestUpsert.Column> START_COLUMNS = columns(
             "project_id", TEXT, "id", TEXT, "trace_id", TEXT, "parent_id", TEXT, "thread_id", TEXT, "turn_id", TEXT,
@@ -103,10 +90,10 @@ public class CallStore {
             "output_refs", REFS, "summary", JSONB, "svc_run_step_end", BIGINT);
 
     /** The batched forms of the three upserts: the same columns in the same order as their tuples. */
-    private static final UnnestUpsert BATCH_START = new UnnestUpsert(START_COLUMNS, UnnestUpsert.onConflictOf(UPSERT_START));
-    private static final UnnestUpsert BATCH_END = new UnnestUpsert(END_COLUMNS, UnnestUpsert.onConflictOf(UPSERT_END));
+    private static final UnnestUpsert BATCH_START = new UnnestUpsert(START_COLUMNS, START_MERGE);
+    private static final UnnestUpsert BATCH_END = new UnnestUpsert(END_COLUMNS, END_MERGE);
     private static final UnnestUpsert BATCH_COMPLETE = new UnnestUpsert(
-            concat(START_COLUMNS, END_COLUMNS.subList(2, END_COLUMNS.size())), UnnestUpsert.onConflictOf(UPSERT_COMPLETE));
+            concat(START_COLUMNS, END_COLUMNS.subList(2, END_COLUMNS.size())), COMPLETE_MERGE);
 
     private static final String UPSERT_DISPLAY_NAME = """
             INSERT INTO tracing.calls AS c (project_id, id, display_name, display_name_written_at)
@@ -207,12 +194,13 @@ public class CallStore {
         for (CallStartRow start : starts) {
             CallEndRow end = firstEnds.get(key(start.projectId(), start.id()));
             if (end != null && paired.add(end)) {
-                complete.add(completeValues(start, end));
+                complete.add(completeValues(start, end).addValue(start.traceId())
+                        .addValue(words(start.inputsJson(), end.outputJson())));
             } else {
-                startsAlone.add(startValues(start));
+                startsAlone.add(startRow(start));
             }
         }
-        List<Tuple> endsAlone = ends.stream().filter(end -> !paired.contains(end)).map(CallStore::endValues).toList();
+        List<Tuple> endsAlone = ends.stream().filter(end -> !paired.contains(end)).map(CallStore::endRow).toList();
         return batch(tx, BATCH_COMPLETE, complete)
                 .chain(() -> batch(tx, BATCH_START, startsAlone))
                 .chain(() -> batch(tx, BATCH_END, endsAlone));
@@ -240,11 +228,29 @@ public class CallStore {
     }
 
     private static Uni<Void> start(SqlClient client, CallStartRow row) {
-        return write(client, UPSERT_START, startValues(row));
+        return batch(client, BATCH_START, List.of(startRow(row)));
     }
 
     private static Uni<Void> end(SqlClient client, CallEndRow row) {
-        return write(client, UPSERT_END, endValues(row));
+        return batch(client, BATCH_END, List.of(endRow(row)));
+    }
+
+    /** A start's values, its trace and the words of its inputs, as {@link UnnestUpsert} takes them. */
+    private static Tuple startRow(CallStartRow row) {
+        return startValues(row).addValue(row.traceId()).addValue(words(row.inputsJson()));
+    }
+
+    /** An end's values, no trace (an end does not name one) and the words of its output, as {@link UnnestUpsert} takes them. */
+    private static Tuple endRow(CallEndRow row) {
+        return endValues(row).addValue(null).addValue(words(row.outputJson()));
+    }
+
+    private static Set<String> words(String... documents) {
+        Set<String> words = new LinkedHashSet<>();
+        for (String document : documents) {
+            SearchTerms.addDocumentWords(document, words);
+        }
+        return words;
     }
 
     private static Tuple startValues(CallStartRow row) {

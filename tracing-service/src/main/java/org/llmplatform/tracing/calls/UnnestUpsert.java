@@ -9,8 +9,11 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -50,7 +53,7 @@ final class UnnestUpsert {
     private final List<Column> columns;
     private final String sql;
 
-    /** {@code onConflict} is the {@code ON CONFLICT …} clause of the row-by-row upsert, reused as it is. */
+    /** {@code onConflict}: the statement's {@code ON CONFLICT …} clause, how a row merges into the one it meets. */
     UnnestUpsert(List<Column> columns, String onConflict) {
         this.columns = List.copyOf(columns);
         String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
@@ -60,21 +63,40 @@ final class UnnestUpsert {
         String arrays = IntStream.range(0, columns.size())
                 .mapToObj(i -> "$" + (i + 1) + "::" + columns.get(i).kind().arrayType)
                 .collect(Collectors.joining(", "));
-        this.sql = "INSERT INTO tracing.calls AS c (" + targets + ")\nSELECT " + reads + "\nFROM unnest(" + arrays
-                + ") AS u(" + names + ")\n" + onConflict;
+        int groups = columns.size() + 1;
+        this.sql = "WITH written AS (\nINSERT INTO tracing.calls AS c (" + targets + ")\nSELECT " + reads
+                + "\nFROM unnest(" + arrays + ") AS u(" + names + ")\n" + onConflict
+                + "\nRETURNING c.project_id, c.id, c.trace_id, c.started_at)\n"
+                + FILE_WORDS.formatted(groups, groups + 1, groups + 2);
     }
+
+    /**
+     * Files the words of the rows' inputs and outputs ({@link SearchTerms}) under the trace each call has once written,
+     * one row of {@code tracing.call_search_terms} per trace (migration V28). The rows' words travel once per group
+     * (parameter %2$s, their words %3$s): the calls the client sent in one trace, whose words repeat one another's; each
+     * row names its group (%1$s). A call with no trace yet (an end before its start) has its words filed by V28's
+     * trigger when its start sets the trace.
+     */
+    private static final String FILE_WORDS = """
+            INSERT INTO tracing.call_search_terms (project_id, trace_id, started_at, terms)
+            SELECT w.project_id, w.trace_id, max(w.started_at), string_agg(DISTINCT g.words, ' ')
+            FROM written w
+            JOIN unnest($1::text[], $2::text[], $%1$s::text[]) AS u(project_id, id, word_group)
+                ON u.project_id = w.project_id AND u.id = w.id
+            JOIN unnest($%2$s::text[], $%3$s::text[]) AS g(word_group, words) ON g.word_group = u.word_group
+            WHERE w.trace_id IS NOT NULL
+            GROUP BY w.project_id, w.trace_id""";
 
     private static String sizeColumns(List<Column> columns, Function<String, String> size) {
         return columns.stream().filter(column -> column.kind() == Kind.JSONB)
                 .map(column -> ", " + size.apply(column.name())).collect(Collectors.joining());
     }
 
-    /** The {@code ON CONFLICT …} clause of an upsert statement. */
-    static String onConflictOf(String upsert) {
-        return upsert.substring(upsert.indexOf("ON CONFLICT"));
-    }
-
-    /** Writes the rows (each a tuple in the column order; keys are the first two values) in order of their keys' repeats. */
+    /**
+     * Writes the rows in order of their keys' repeats. Each is a tuple in the column order (keys are the first two
+     * values), then the trace the client named (null: none) and the words of its inputs and output
+     * ({@link SearchTerms#addDocumentWords}, a {@code Set<String>}).
+     */
     Uni<Void> execute(SqlClient client, List<Tuple> rows) {
         Uni<Void> done = Uni.createFrom().voidItem();
         for (List<Tuple> round : rounds(rows)) {
@@ -94,7 +116,24 @@ final class UnnestUpsert {
             }
             arrays.addValue(array);
         }
-        return arrays;
+        return addWordGroups(arrays, rows);
+    }
+
+    /** The rows' groups (the trace the client named, else the call alone) and the words of each group, once. */
+    @SuppressWarnings("unchecked")
+    private Tuple addWordGroups(Tuple arrays, List<Tuple> rows) {
+        String[] groups = new String[rows.size()];
+        Map<String, Set<String>> words = new LinkedHashMap<>();
+        for (int r = 0; r < rows.size(); r++) {
+            Tuple row = rows.get(r);
+            String trace = row.getString(columns.size());
+            groups[r] = row.getString(0) + (trace == null ? "\ncall\n" + row.getString(1) : "\ntrace\n" + trace);
+            words.computeIfAbsent(groups[r], ignored -> new LinkedHashSet<>())
+                    .addAll((Set<String>) row.getValue(columns.size() + 1));
+        }
+        words.values().removeIf(Set::isEmpty);
+        return arrays.addValue(groups).addValue(words.keySet().toArray(String[]::new))
+                .addValue(words.values().stream().map(groupWords -> String.join(" ", groupWords)).toArray(String[]::new));
     }
 
     private static String refs(String[] refs) {

@@ -148,15 +148,15 @@ final class ExprCompiler {
     /**
      * {@code $contains} on a whole JSON column ({@code inputs}, {@code output}, ...): the substring, escaped as
      * inside a JSON string, occurs in the column's JSON text, so it finds any key or value at any depth
-     * (docs/tracing-service.md#searching-inputs-and-outputs). A literal becomes a LIKE pattern, which the
-     * trigram indexes of migration V16 serve.
+     * (docs/tracing-service.md#searching-inputs-and-outputs). A literal becomes a LIKE pattern, the exact check of
+     * the calls that the traces' words (migration V28, {@code calls.SearchTerms}) give.
      */
     private String containsInDocument(JsonPath document, SqlValue substring, boolean caseInsensitive) {
         String text = "(" + document.documentSql() + ")::text";
         if (substring instanceof Constant constant && !constant.value().isNull()) {
             String needle = JsonText.escaped(Literals.as(constant.value(), SqlType.TEXT).toString());
             String pattern = params.bind("%" + escapeLike(needle) + "%", "text");
-            // Two-valued without coalesce(), which would hide the LIKE from the planner and its index.
+            // Two-valued: a call without the column does not match, and matches its $not.
             return "(" + document.documentSql() + " IS NOT NULL AND " + text + (caseInsensitive ? " ILIKE " : " LIKE ")
                     + pattern + ")";
         }

@@ -1,12 +1,12 @@
 package org.llmplatform.tracing.query;
 
 /** Text as PostgreSQL prints it inside a JSON string of a jsonb value (its {@code escape_json}). */
-final class JsonText {
+public final class JsonText {
 
     private JsonText() {
     }
 
-    static String escaped(String text) {
+    public static String escaped(String text) {
         StringBuilder escaped = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char next = text.charAt(i);

@@ -49,7 +49,10 @@ public class CallRetentionJob {
         rounds.wake();
     }
 
-    /** Deletes one batch of expired calls now; answers how many, or -1 where another replica is deleting. */
+    /**
+     * Deletes one batch of expired calls and search words now; answers how many (of whichever had more), or -1 where
+     * another replica is deleting.
+     */
     public Uni<Integer> deleteBatch() {
         return store.deleteExpiredBatch(OffsetDateTime.now(ZoneOffset.UTC), batchSize).invoke(deleted -> {
             if (deleted > 0) {

@@ -25,7 +25,9 @@ public class RetentionStore {
     /**
      * At most $2 expired calls over every project with a retention, oldest first per project (the visible-calls
      * index, (project_id, started_at, id), finds them without reading a newer call), rows that a writer holds
-     * skipped; then the feedback on them. The rollup of calls/stats follows by its delete trigger.
+     * skipped; then the feedback on them. The rollup of calls/stats follows by its delete trigger. Beside them, at
+     * most $2 rows of the search's words (V28) whose every call is older than the retention. Answers the larger
+     * count: a full batch of either means more are left.
      */
     private static final String DELETE_BATCH = """
             WITH expired AS (
@@ -44,8 +46,19 @@ public class RetentionStore {
                 RETURNING c.project_id, c.id),
             gone_feedback AS (
                 DELETE FROM tracing.feedback f USING gone g
-                WHERE f.project_id = g.project_id AND f.weave_ref = 'weave:///' || g.project_id || '/call/' || g.id)
-            SELECT count(*) AS deleted FROM gone""";
+                WHERE f.project_id = g.project_id AND f.weave_ref = 'weave:///' || g.project_id || '/call/' || g.id),
+            expired_terms AS (
+                SELECT t.row_id
+                FROM tracing.project_retention r
+                CROSS JOIN LATERAL (
+                    SELECT t.ctid AS row_id FROM tracing.call_search_terms t
+                    WHERE t.project_id = r.project_id
+                        AND t.started_at < $1::timestamptz - make_interval(days => r.retention_days)
+                    LIMIT $2) t
+                LIMIT $2),
+            gone_terms AS (
+                DELETE FROM tracing.call_search_terms t USING expired_terms e WHERE t.ctid = e.row_id RETURNING 1)
+            SELECT greatest((SELECT count(*) FROM gone), (SELECT count(*) FROM gone_terms)) AS deleted""";
 
     private final Pool pool;
 
@@ -68,8 +81,9 @@ public class RetentionStore {
     }
 
     /**
-     * Deletes one batch of the calls that started before {@code now} less their project's retention, in one
-     * transaction that holds the retention's advisory lock; answers how many, or -1 where another replica holds it.
+     * Deletes one batch of the calls that started before {@code now} less their project's retention, and of their
+     * search words, in one transaction that holds the retention's advisory lock; answers how many (of whichever had
+     * more), or -1 where another replica holds it.
      */
     public Uni<Integer> deleteExpiredBatch(OffsetDateTime now, int batchSize) {
         return pool.withTransaction(connection -> connection.query(TRY_LOCK).execute().flatMap(locked -> {

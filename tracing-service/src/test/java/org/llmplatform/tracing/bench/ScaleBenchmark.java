@@ -46,6 +46,11 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
     private static final int TRACES_PER_REQUEST = Integer.getInteger("bench.tracesPerRequest", 40);
     private static final int RUNS = Integer.getInteger("bench.runs", 20);
     private static final int LIVE_SECONDS = Integer.getInteger("bench.liveSeconds", 30);
+    /**
+     * {@code -Dbench.searchIndexes=v16}: V16's trigram indexes on every call's text as well (what the search cost
+     * ingest before V28), {@code none}: without the trigram index of the traces' words; to measure what they cost.
+     */
+    private static final String SEARCH_INDEXES = System.getProperty("bench.searchIndexes", "as shipped");
     private static final int DAYS = 30;
     /** Of 30 days, the retention that expires the oldest tenth. */
     private static final int RETENTION_DAYS = 27;
@@ -68,11 +73,21 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         key = TestIdentities.userWithKey(user);
         project = user + "/p";
         logSlowStatements();
+        if (!SEARCH_INDEXES.equals("as shipped")) {
+            try (Connection db = database(); Statement statement = db.createStatement()) {
+                statement.execute(switch (SEARCH_INDEXES) {
+                    case "v16" -> "SET search_path = tracing;\n" + searchIndexes();
+                    case "none" -> "DROP INDEX tracing.call_search_terms_text";
+                    default -> throw new IllegalArgumentException("bench.searchIndexes: v16 or none");
+                });
+            }
+        }
         long requests = (long) Math.ceil(CALLS / (TRACES_PER_REQUEST * AVERAGE_TRACE_CALLS));
         totalTraces = requests * TRACES_PER_REQUEST;
         origin = Instant.now().minus(Duration.ofDays(DAYS));
 
         AtomicLong sent = new AtomicLong();
+        CpuSeconds cpuBefore = CpuSeconds.now();
         long began = System.nanoTime();
         // A ten-million-call ingest runs for more than an hour: say how far it got every five minutes.
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
@@ -88,6 +103,10 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         System.out.printf("BENCH ingest: %,d calls (%,d traces of 5-20 calls, 0.5-2 KB chat messages and answers, usage,"
                 + " threads, feedback on 1 trace in 20) by calls/complete from %d clients in %.0f s: %,.0f calls/s%n",
                 calls, totalTraces, CLIENTS, seconds, calls / seconds);
+        CpuSeconds cpu = CpuSeconds.now().since(cpuBefore);
+        System.out.printf("BENCH ingest CPU per call (search indexes: %s): service %.0f µs, PostgreSQL %.0f µs, the"
+                + " clients and Kafka %.0f µs%n", SEARCH_INDEXES, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
+                cpu.clients() * 1e6 / calls);
         try (Connection db = database(); Statement statement = db.createStatement()) {
             statement.execute("ANALYZE");
             printDisk(statement, calls);

@@ -1,18 +1,14 @@
 package org.llmplatform.tracing.bench;
 
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -20,7 +16,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.llmplatform.testing.TestIdentities;
 
 /**
- * Ingest with and without the trigram indexes of a search, the first page of a search of inputs and outputs and
+ * Ingest as the service is and with the trigram indexes a search had before (V16), the first page of a search of inputs and outputs and
  * the id filters over a large project, through the packaged service. Run with {@code bench/search.sh}; not part of
  * the suite.
  */
@@ -32,12 +28,6 @@ class SearchBenchmark extends PackagedServiceBenchmark {
     private static final int ALL_CALLS_RUNS = Integer.getInteger("bench.allCallsRuns", 3);
     private static final int INGEST_BATCHES = Integer.getInteger("bench.batches", 40);
     private static final int TRACE_CALLS = Integer.getInteger("bench.traceCalls", 5);
-    /** The migration that made the trigram indexes the service has. */
-    private static final String V16 = "V16__call_search_and_id_indexes.sql";
-    /** {@code -Dbench.searchIndexes=roots}: the 1M-call load gets the roots-only alternative instead of V16's. */
-    private static final boolean ROOTS_ONLY = "roots".equals(System.getProperty("bench.searchIndexes"));
-    private static final String DROP_SEARCH_INDEXES = "DROP INDEX IF EXISTS tracing.calls_inputs_text,"
-            + " tracing.calls_output_text;\n";
     private static final String TOPICS = "ARRAY['a cat','a dog','a robot','a wizard','a princess','a knight','an owl',"
             + "'a fox','a bear','a pirate','a mermaid','a giant','a troll','an elf','a ghost','a witch','a baker',"
             + "'a sailor','a queen','a king']";
@@ -76,7 +66,7 @@ class SearchBenchmark extends PackagedServiceBenchmark {
         measure(project, key, "calls/query_stats", "\"filter\": {\"parent_ids\": [" + oldParents + "]}",
                 "query_stats parent_ids x200");
         String allCalls = "\"limit\": 50, \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
-        // Not the console's search box: no trigram index holds child calls, so a rare word reads the project's calls.
+        // Not the console's search box: every call of the traces whose words hold the word is a candidate.
         for (String word : new String[] {"dragon", "wizard"}) {
             measure(project, key, "calls/stream_query", allCalls + ", " + search(word), "search page of all calls '" + word + "'",
                     ALL_CALLS_RUNS);
@@ -85,15 +75,16 @@ class SearchBenchmark extends PackagedServiceBenchmark {
 
     /**
      * {@code call/upsert_batch} of calls with ~1 KB inputs and outputs (the shape of {@code CallsBenchmark}) in traces
-     * of {@code TRACE_CALLS} (a root and its children), in rounds without the trigram indexes, with V16's (every call)
-     * and with the current ones (the last migration's), each created while the table is small; after a warm-up
-     * round, the sides take turns so that each sees the same JIT, caches and machine load.
+     * of {@code TRACE_CALLS} (a root and its children), in rounds as the service is (V28: the words of each trace, one
+     * trigram index over them) and with V16's trigram indexes on every call's text as well (what the search cost ingest
+     * before V28), each created while the table is small; after a warm-up round, the sides take turns so that each
+     * sees the same JIT, caches and machine load.
      */
     private void ingest(String user, String key) throws Exception {
         String noise = "lorem ipsum dolor sit amet ".repeat(19);
-        List<String> sides = List.of("", migrationIndexes(V16), rootsOnly(migrationIndexes(V16)));
-        String[] labels = {"without trigram indexes", "V16's (every call)", "the same on trace roots only"};
-        int[] sequence = {0, 0, 1, 2, 1, 2, 0};
+        List<String> sides = List.of("", searchIndexes());
+        String[] labels = {"as the service is (V28)", "with V16's trigram indexes on every call as well"};
+        int[] sequence = {0, 0, 1, 0, 1, 0};
         double[] seconds = new double[sides.size()];
         int[] parts = new int[sides.size()];
         for (int round = 0; round < sequence.length; round++) {
@@ -128,44 +119,16 @@ class SearchBenchmark extends PackagedServiceBenchmark {
                 parts[side] += INGEST_BATCHES * 500;
             }
         }
-        execute(DROP_SEARCH_INDEXES + sides.get(1));
-        double without = parts[0] / seconds[0];
+        execute(DROP_SEARCH_INDEXES);
+        double shipped = parts[0] / seconds[0];
         StringBuilder line = new StringBuilder("BENCH ingest upsert_batch (~1 KB inputs and outputs, traces of "
                 + TRACE_CALLS + " calls, " + INGEST_BATCHES + " batches of 500 parts a round): " + labels[0] + " %.0f parts/s"
-                .formatted(without));
+                .formatted(shipped));
         for (int side = 1; side < sides.size(); side++) {
             double rate = parts[side] / seconds[side];
-            line.append(", with %s %.0f parts/s (ratio %.2f)".formatted(labels[side], rate, rate / without));
+            line.append(", %s %.0f parts/s (ratio %.2f)".formatted(labels[side], rate, rate / shipped));
         }
         System.out.println(line);
-    }
-
-    /**
-     * V16's indexes limited to trace roots, the alternative measured and not taken: ingest pays less for them, but
-     * a search that reaches child calls (an op filter, the API without trace_roots_only) then reads every call.
-     */
-    private static String rootsOnly(String indexes) {
-        return indexes.replace("WHERE started_at IS NOT NULL", "WHERE parent_id IS NULL AND started_at IS NOT NULL");
-    }
-
-    /** The trigram index statements of a migration file, as it creates them. */
-    private static String migrationIndexes(String migration) throws Exception {
-        String sql;
-        try (InputStream in = SearchBenchmark.class.getClassLoader().getResourceAsStream("db/migration/" + migration)) {
-            if (in == null) {
-                throw new IllegalStateException("no migration " + migration);
-            }
-            sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        Matcher index = Pattern.compile("CREATE INDEX calls_\\w*_text .*?;", Pattern.DOTALL).matcher(sql);
-        StringBuilder statements = new StringBuilder();
-        while (index.find()) {
-            statements.append(index.group()).append('\n');
-        }
-        if (statements.isEmpty()) {
-            throw new IllegalStateException(migration + " creates no trigram index");
-        }
-        return statements.toString();
     }
 
     private static void execute(String sql) throws Exception {
@@ -177,13 +140,11 @@ class SearchBenchmark extends PackagedServiceBenchmark {
 
     /**
      * Traces of ten calls, a topic each; "dragon" in 20 calls, two of them roots; every output says "happily". The
-     * rows go in first, then the trigram indexes (V16's, or with {@code -Dbench.searchIndexes=roots} the roots-only
-     * alternative) are built once over them.
+     * rows go in first, then their traces' words are filed as V28 files those of calls written before it.
      */
     private static void load(String project) throws Exception {
         try (Connection db = database(); Statement statement = db.createStatement()) {
             long began = System.nanoTime();
-            statement.execute(DROP_SEARCH_INDEXES);
             statement.execute(("""
                     INSERT INTO tracing.calls (project_id, id, trace_id, parent_id, op_name, started_at, ended_at,
                         attributes, inputs, output, summary, svc_user_id)
@@ -201,11 +162,10 @@ class SearchBenchmark extends PackagedServiceBenchmark {
                     FROM generate_series(1, %d) g, LATERAL (SELECT CASE WHEN g %% 500000 BETWEEN 10 AND 19 THEN 'a Dragon called ' || g ELSE (%s)[(g / 10) %% 20 + 1] END AS topic) t
                     """).formatted(project, CALLS, TOPICS));
             double inserted = (System.nanoTime() - began) / 1e9;
-            statement.execute("SET search_path = tracing");
-            statement.execute(ROOTS_ONLY ? rootsOnly(migrationIndexes(V16)) : migrationIndexes(V16));
-            statement.execute("ANALYZE tracing.calls");
-            System.out.printf("BENCH load: %d calls by INSERT ... SELECT in %.0f s, %s's trigram indexes built in %.0f s%n",
-                    CALLS, inserted, ROOTS_ONLY ? "the roots-only" : "V16", (System.nanoTime() - began) / 1e9 - inserted);
+            statement.execute("SELECT tracing.file_search_terms_of_stored_calls('" + project + "')");
+            statement.execute("ANALYZE tracing.calls, tracing.call_search_terms");
+            System.out.printf("BENCH load: %d calls by INSERT ... SELECT in %.0f s, their traces' words filed in %.0f s%n",
+                    CALLS, inserted, (System.nanoTime() - began) / 1e9 - inserted);
         }
     }
 

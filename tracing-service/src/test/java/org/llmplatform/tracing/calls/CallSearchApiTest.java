@@ -135,6 +135,67 @@ class CallSearchApiTest {
                 search(client, "hydra", deepPage));
     }
 
+    /**
+     * The words of a trace are kept per writing statement (migration V28): a start, its end, a child and an end that came
+     * before its start, each written apart, are each found, on a page (a limit) and without one.
+     */
+    @Test
+    void wordsWrittenInLaterStatementsAreFound() {
+        TraceClient client = new TraceClient("search-later");
+        Map<String, Object> root = client.start("root", "agent", CallQueryApiTest.at(1));
+        root.put("inputs", Map.of("question", "where do phoenixes nest"));
+        client.write(List.of(root), List.of());
+        Map<String, Object> rootEnd = client.end("root", CallQueryApiTest.at(9));
+        rootEnd.put("output", Map.of("answer", "in the ashes of a salamander"));
+        client.write(List.of(), List.of(rootEnd));
+        Map<String, Object> child = client.start("child", "tool", CallQueryApiTest.at(2));
+        child.put("trace_id", "trace-root");
+        child.put("parent_id", "root");
+        child.put("inputs", Map.of("query", "kraken sightings"));
+        client.write(List.of(child), List.of());
+        Map<String, Object> earlyEnd = client.end("early", CallQueryApiTest.at(8));
+        earlyEnd.put("output", Map.of("text", "a basilisk stares back"));
+        client.write(List.of(), List.of(earlyEnd));
+        Map<String, Object> lateStart = client.start("early", "tool", CallQueryApiTest.at(3));
+        lateStart.put("trace_id", "trace-root");
+        lateStart.put("parent_id", "root");
+        client.write(List.of(lateStart), List.of());
+
+        for (Map<String, Object> page : List.of(Map.<String, Object>of(), Map.<String, Object>of("limit", 10))) {
+            assertEquals(List.of("root"), search(client, "PHOENIX", page));
+            assertEquals(List.of("root"), search(client, "salamander", page));
+            assertEquals(List.of("child"), search(client, "kraken", page));
+            assertEquals(List.of("early"), search(client, "basilisk", page));
+        }
+    }
+
+    /**
+     * A searched substring is split into words as the stored words are (at ASCII characters other than letters and
+     * digits, in the text as JSON escapes it): a substring across punctuation, an escaped newline or a word of other
+     * scripts finds its call, and words of fewer than 3 characters are left to the calls' text.
+     */
+    @Test
+    void substringsAcrossPunctuationEscapesAndOtherScriptsAreFound() {
+        TraceClient client = new TraceClient("search-words");
+        Map<String, Object> punctuated = client.start("punctuated", "op", CallQueryApiTest.at(1));
+        punctuated.put("inputs", Map.of("text", "they lived-happily ever_after"));
+        Map<String, Object> lines = client.start("lines", "op", CallQueryApiTest.at(2));
+        lines.put("inputs", Map.of("text", "line one\nline two"));
+        Map<String, Object> german = client.start("german", "op", CallQueryApiTest.at(3));
+        german.put("inputs", Map.of("text", "Drachenflügel über Köln"));
+        client.write(List.of(punctuated, lines, german), List.of());
+
+        for (Map<String, Object> page : List.of(Map.<String, Object>of(), Map.<String, Object>of("limit", 10))) {
+            assertEquals(List.of("punctuated"), search(client, "ved-happ", page));
+            assertEquals(List.of("punctuated"), search(client, "ever_aft", page));
+            assertEquals(List.of("lines"), search(client, "one\nline", page));
+            assertEquals(List.of("german"), search(client, "flügel über", page));
+            assertEquals(List.of("german"), search(client, "LüGEL", page));
+            assertEquals(List.of("punctuated"), search(client, "ev", page));
+            assertEquals(List.of(), search(client, "lived happily", page));
+        }
+    }
+
     private static List<String> search(TraceClient client, String text, Map<String, Object> extra) {
         Map<String, Object> body = new HashMap<>(searchBody(text));
         body.putAll(extra);

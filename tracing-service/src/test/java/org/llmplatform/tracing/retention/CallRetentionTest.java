@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +26,9 @@ class CallRetentionTest {
 
     @Inject
     CallRetentionJob job;
+
+    @Inject
+    Pool pool;
 
     @Test
     void aProjectKeepsItsCallsForEverUntilARetentionIsSetAndClearedAgain() {
@@ -108,6 +113,7 @@ class CallRetentionTest {
             starts.add(alice.start("backfilled-" + day, "agent", at(now, day, 0)));
         }
         starts.add(alice.start("inside", "agent", at(now, 29, 0)));
+        starts.forEach(start -> start.put("inputs", Map.of("topic", "searchable words")));
         alice.write(starts, List.of());
 
         List<Integer> batches = new ArrayList<>();
@@ -119,6 +125,9 @@ class CallRetentionTest {
 
         assertEquals(List.of(2, 2, 1, 0), batches, "5 expired calls in batches of 2 (the test profile's batch size)");
         assertEquals(List.of("inside"), alice.ids(Map.of()));
+        long traceWords = pool.preparedQuery("SELECT count(*) FROM tracing.call_search_terms WHERE project_id = $1")
+                .execute(Tuple.of(alice.project)).await().indefinitely().iterator().next().getLong(0);
+        assertEquals(1, traceWords, "the search words of the expired calls' traces went with them (migration V28)");
     }
 
     private static List<Object> startedOrder(TraceClient client) {
