@@ -148,18 +148,13 @@ class CallSearchApiTest {
         Map<String, Object> rootEnd = client.end("root", CallQueryApiTest.at(9));
         rootEnd.put("output", Map.of("answer", "in the ashes of a salamander"));
         client.write(List.of(), List.of(rootEnd));
-        Map<String, Object> child = client.start("child", "tool", CallQueryApiTest.at(2));
-        child.put("trace_id", "trace-root");
-        child.put("parent_id", "root");
+        Map<String, Object> child = childOfRoot(client, "child", CallQueryApiTest.at(2));
         child.put("inputs", Map.of("query", "kraken sightings"));
         client.write(List.of(child), List.of());
         Map<String, Object> earlyEnd = client.end("early", CallQueryApiTest.at(8));
         earlyEnd.put("output", Map.of("text", "a basilisk stares back"));
         client.write(List.of(), List.of(earlyEnd));
-        Map<String, Object> lateStart = client.start("early", "tool", CallQueryApiTest.at(3));
-        lateStart.put("trace_id", "trace-root");
-        lateStart.put("parent_id", "root");
-        client.write(List.of(lateStart), List.of());
+        client.write(List.of(childOfRoot(client, "early", CallQueryApiTest.at(3))), List.of());
 
         for (Map<String, Object> page : List.of(Map.<String, Object>of(), Map.<String, Object>of("limit", 10))) {
             assertEquals(List.of("root"), search(client, "PHOENIX", page));
@@ -194,6 +189,13 @@ class CallSearchApiTest {
             assertEquals(List.of("punctuated"), search(client, "ev", page));
             assertEquals(List.of(), search(client, "lived happily", page));
         }
+    }
+
+    private static Map<String, Object> childOfRoot(TraceClient client, String id, String startedAt) {
+        Map<String, Object> child = client.start(id, "tool", startedAt);
+        child.put("trace_id", "trace-root");
+        child.put("parent_id", "root");
+        return child;
     }
 
     private static List<String> search(TraceClient client, String text, Map<String, Object> extra) {
