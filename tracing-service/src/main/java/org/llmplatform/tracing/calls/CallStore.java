@@ -194,8 +194,7 @@ public class CallStore {
         for (CallStartRow start : starts) {
             CallEndRow end = firstEnds.get(key(start.projectId(), start.id()));
             if (end != null && paired.add(end)) {
-                complete.add(completeValues(start, end).addValue(start.traceId())
-                        .addValue(words(start.inputsJson(), end.outputJson())));
+                complete.add(completeValues(start, end).addValue(words(start.inputsJson(), end.outputJson())));
             } else {
                 startsAlone.add(startRow(start));
             }
@@ -235,14 +234,14 @@ public class CallStore {
         return batch(client, BATCH_END, List.of(endRow(row)));
     }
 
-    /** A start's values, its trace and the words of its inputs, as {@link UnnestUpsert} takes them. */
+    /** A start's values and the words of its inputs, as {@link UnnestUpsert} takes them. */
     private static Tuple startRow(CallStartRow row) {
-        return startValues(row).addValue(row.traceId()).addValue(words(row.inputsJson()));
+        return startValues(row).addValue(words(row.inputsJson()));
     }
 
-    /** An end's values, no trace (an end does not name one) and the words of its output, as {@link UnnestUpsert} takes them. */
+    /** An end's values and the words of its output, as {@link UnnestUpsert} takes them. */
     private static Tuple endRow(CallEndRow row) {
-        return endValues(row).addValue(null).addValue(words(row.outputJson()));
+        return endValues(row).addValue(words(row.outputJson()));
     }
 
     private static Set<String> words(String... documents) {

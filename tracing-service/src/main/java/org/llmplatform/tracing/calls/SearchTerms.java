@@ -103,7 +103,7 @@ final class SearchTerms {
         }
     }
 
-    /** V28's separators: the ASCII characters (NUL excepted, which no text holds) other than letters and digits. */
+    /** The separators of words: the ASCII characters (NUL excepted, which no text holds) other than letters and digits. */
     private static boolean separates(char c) {
         return c < 0x80 && !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z');
     }

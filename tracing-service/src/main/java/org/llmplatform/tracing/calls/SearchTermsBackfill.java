@@ -52,6 +52,9 @@ public class SearchTermsBackfill {
     private static final String DROP_V16_INDEXES =
             "DROP INDEX IF EXISTS tracing.calls_inputs_text, tracing.calls_output_text";
 
+    /** What a round did: filed a full batch (more are left), found every word filed, or left the work to another replica. */
+    private enum Round { MORE, DONE, ANOTHER_REPLICA }
+
     private final Pool pool;
     private final PeriodicWorker rounds;
     private volatile boolean complete;
@@ -102,8 +105,6 @@ public class SearchTermsBackfill {
                 })
                 .map(round -> round == Round.MORE);
     }
-
-    private enum Round { MORE, DONE, ANOTHER_REPLICA }
 
     private static Uni<Round> file(SqlConnection tx, RowSet<Row> calls) {
         Map<List<String>, Set<String>> words = new LinkedHashMap<>();

@@ -51,11 +51,14 @@ final class UnnestUpsert {
     }
 
     private final List<Column> columns;
+    /** The trace id's column, which groups the rows' words (-1: none, as in an end). */
+    private final int traceColumn;
     private final String sql;
 
     /** {@code onConflict}: the statement's {@code ON CONFLICT …} clause, how a row merges into the one it meets. */
     UnnestUpsert(List<Column> columns, String onConflict) {
         this.columns = List.copyOf(columns);
+        this.traceColumn = columns.stream().map(Column::name).toList().indexOf("trace_id");
         String names = columns.stream().map(Column::name).collect(Collectors.joining(", "));
         String targets = names + sizeColumns(columns, column -> column + "_size_bytes");
         String reads = columns.stream().map(column -> column.kind().read.apply(column.name()))
@@ -94,8 +97,7 @@ final class UnnestUpsert {
 
     /**
      * Writes the rows in order of their keys' repeats. Each is a tuple in the column order (keys are the first two
-     * values), then the trace the client named (null: none) and the words of its inputs and output
-     * ({@link SearchTerms#addDocumentWords}, a {@code Set<String>}).
+     * values), then the words of its inputs and output ({@link SearchTerms#addDocumentWords}, a {@code Set<String>}).
      */
     Uni<Void> execute(SqlClient client, List<Tuple> rows) {
         Uni<Void> done = Uni.createFrom().voidItem();
@@ -126,10 +128,10 @@ final class UnnestUpsert {
         Map<String, Set<String>> words = new LinkedHashMap<>();
         for (int r = 0; r < rows.size(); r++) {
             Tuple row = rows.get(r);
-            String trace = row.getString(columns.size());
+            String trace = traceColumn < 0 ? null : row.getString(traceColumn);
             groups[r] = row.getString(0) + (trace == null ? "\ncall\n" + row.getString(1) : "\ntrace\n" + trace);
             words.computeIfAbsent(groups[r], ignored -> new LinkedHashSet<>())
-                    .addAll((Set<String>) row.getValue(columns.size() + 1));
+                    .addAll((Set<String>) row.getValue(columns.size()));
         }
         words.values().removeIf(Set::isEmpty);
         return arrays.addValue(groups).addValue(words.keySet().toArray(String[]::new))
