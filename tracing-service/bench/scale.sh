@@ -9,4 +9,6 @@
 # Knobs (append to the command): -Dbench.calls=1000000 (10000000 for the issue's figure) -Dbench.clients=4
 # -Dbench.tracesPerRequest=40 -Dbench.runs=20 -Dbench.liveSeconds=30 -Dbench.searchIndexes=v16 (V16's trigram indexes on every
 # call as well, the search before V28) or none (without the trigram index of the traces' words)
+# -Dbench.serviceJvmOptions="-Xlog:gc:/tmp/gc.log -XX:StartFlightRecording=settings=profile,filename=/tmp/service.jfr"
+# (added to the service's JVM options, after ./platform's)
 exec "$(dirname "$0")/packaged.sh" ScaleBenchmark bench-scale.log "$@"

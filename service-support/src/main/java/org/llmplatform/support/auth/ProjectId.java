@@ -1,13 +1,10 @@
 package org.llmplatform.support.auth;
 
-import java.util.regex.Pattern;
 import org.llmplatform.support.body.FieldLimits;
 import org.llmplatform.support.error.ApiException;
 
 /** A project id of the form {@code entity/project}. */
 public record ProjectId(String entity, String project) {
-
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1," + FieldLimits.NAME + "}");
 
     public static ProjectId parse(String projectId) {
         if (projectId == null) {
@@ -21,11 +18,25 @@ public record ProjectId(String entity, String project) {
             throw ApiException.badRequest("project_id must look like 'entity/project', got '" + projectId + "'");
         }
         ProjectId parsed = new ProjectId(projectId.substring(0, slash), projectId.substring(slash + 1));
-        if (!NAME.matcher(parsed.entity()).matches() || !NAME.matcher(parsed.project()).matches()) {
+        if (!isName(parsed.entity()) || !isName(parsed.project())) {
             throw ApiException.badRequest("project_id '" + projectId
                     + "' may hold only letters, digits, '_', '.' and '-' on each side of the '/'");
         }
         return parsed;
+    }
+
+    /** {@code [A-Za-z0-9_.-]{1,NAME}}, checked without a regex: every call written names its project. */
+    private static boolean isName(String name) {
+        if (name.isEmpty() || name.length() > FieldLimits.NAME) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

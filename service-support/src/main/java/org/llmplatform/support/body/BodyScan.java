@@ -2,8 +2,10 @@ package org.llmplatform.support.body;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +23,8 @@ final class BodyScan {
     record Found(List<String> projectIds, List<String> entities, List<Object> tooLong, int tooLongMax) {
     }
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /** The body is read again after the scan: the parser leaves it open. */
+    private static final JsonFactory JSON = JsonFactory.builder().disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build();
     private static final String WEAVE_REF = "weave:///";
 
     private static final class Node {
@@ -94,7 +97,7 @@ final class BodyScan {
     }
 
     /** Reads {@code body} once; what precedes a syntax error is still reported (the resource refuses the rest). */
-    Found scan(byte[] body) {
+    Found scan(InputStream body) {
         Collector found = new Collector();
         try (JsonParser parser = JSON.createParser(body)) {
             if (parser.nextToken() != null) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class BodyScanTest {
 
     private static BodyScan.Found scanWithSets(String body) throws NoSuchMethodException {
         BodyChecks checks = BodyScanTest.class.getDeclaredMethod("withSets").getAnnotation(BodyChecks.class);
-        return new BodyScan(checks).scan(body.getBytes(StandardCharsets.UTF_8));
+        return new BodyScan(checks).scan(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -64,7 +65,7 @@ class BodyScanTest {
 
     private static BodyScan.Found scan(String body) throws NoSuchMethodException {
         BodyChecks checks = BodyScanTest.class.getDeclaredMethod("checked").getAnnotation(BodyChecks.class);
-        return new BodyScan(checks).scan(body.getBytes(StandardCharsets.UTF_8));
+        return new BodyScan(checks).scan(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test

@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -194,7 +193,7 @@ public class CallStore {
         for (CallStartRow start : starts) {
             CallEndRow end = firstEnds.get(key(start.projectId(), start.id()));
             if (end != null && paired.add(end)) {
-                complete.add(completeValues(start, end).addValue(words(start.inputsJson(), end.outputJson())));
+                complete.add(completeValues(start, end).addValue(new String[] {start.inputsJson(), end.outputJson()}));
             } else {
                 startsAlone.add(startRow(start));
             }
@@ -234,22 +233,14 @@ public class CallStore {
         return batch(client, BATCH_END, List.of(endRow(row)));
     }
 
-    /** A start's values and the words of its inputs, as {@link UnnestUpsert} takes them. */
+    /** A start's values and its inputs, whose words are filed, as {@link UnnestUpsert} takes them. */
     private static Tuple startRow(CallStartRow row) {
-        return startValues(row).addValue(words(row.inputsJson()));
+        return startValues(row).addValue(new String[] {row.inputsJson()});
     }
 
-    /** An end's values and the words of its output, as {@link UnnestUpsert} takes them. */
+    /** An end's values and its output, whose words are filed, as {@link UnnestUpsert} takes them. */
     private static Tuple endRow(CallEndRow row) {
-        return endValues(row).addValue(words(row.outputJson()));
-    }
-
-    private static Set<String> words(String... documents) {
-        Set<String> words = new LinkedHashSet<>();
-        for (String document : documents) {
-            SearchTerms.addDocumentWords(document, words);
-        }
-        return words;
+        return endValues(row).addValue(new String[] {row.outputJson()});
     }
 
     private static Tuple startValues(CallStartRow row) {

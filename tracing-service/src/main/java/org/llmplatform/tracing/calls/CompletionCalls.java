@@ -1,7 +1,8 @@
 package org.llmplatform.tracing.calls;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -52,11 +53,7 @@ public class CompletionCalls {
                 linked_at = now()
             RETURNING project_id, gateway_call_id, client_call_id""";
 
-    private final ObjectMapper json;
-
-    public CompletionCalls(ObjectMapper json) {
-        this.json = json;
-    }
+    private static final JsonFactory JSON = new JsonFactory();
 
     /** The completions that ends record as their output: at most one per completion, in key order. */
     public List<Link> clientCalls(Collection<CallEndRow> ends) {
@@ -108,32 +105,62 @@ public class CompletionCalls {
     }
 
     /** Whether a summary counts tokens: a non-empty {@code usage} object. */
-    private boolean countsUsage(String summaryJson) {
+    private static boolean countsUsage(String summaryJson) {
         if (summaryJson == null || !summaryJson.contains("\"usage\"")) {
             return false;
         }
-        try {
-            JsonNode usage = json.readTree(summaryJson).path("usage");
-            return usage.isObject() && !usage.isEmpty();
+        boolean[] counts = {false};
+        readTopLevelFields(summaryJson, (name, parser) -> {
+            if (name.equals("usage")) {
+                counts[0] = parser.currentToken() == JsonToken.START_OBJECT && parser.nextToken() != JsonToken.END_OBJECT;
+            }
+        });
+        return counts[0];
+    }
+
+    /** The id of the chat completion an output is, or null; most outputs are told apart without being parsed. */
+    private static String completionId(String outputJson) {
+        if (outputJson == null || !outputJson.contains("\"choices\"")) {
+            return null;
+        }
+        String[] id = {null};
+        boolean[] choices = {false};
+        boolean read = readTopLevelFields(outputJson, (name, parser) -> {
+            if (name.equals("id")) {
+                id[0] = parser.currentToken() == JsonToken.VALUE_STRING ? parser.getText() : null;
+            } else if (name.equals("choices")) {
+                choices[0] = parser.currentToken() == JsonToken.START_ARRAY;
+            }
+        });
+        boolean completion = read && id[0] != null && !id[0].isBlank() && id[0].length() <= MAX_COMPLETION_ID_LENGTH
+                && choices[0];
+        return completion ? id[0] : null;
+    }
+
+    /**
+     * Shows {@code field} each top-level field of a JSON object (name, and the parser at its value), the last of a
+     * repeated name last, without building the document (every call written is looked at); false where it is no JSON
+     * object, which the store refuses as it refuses any malformed JSON column.
+     */
+    private static boolean readTopLevelFields(String json, TopLevelField field) {
+        try (JsonParser parser = JSON.createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                parser.nextToken();
+                field.read(name, parser);
+                parser.skipChildren();
+            }
+            return true;
         } catch (IOException unreadable) {
             return false;
         }
     }
 
-    /** The id of the chat completion an output is, or null; most outputs are told apart without being parsed. */
-    private String completionId(String outputJson) {
-        if (outputJson == null || !outputJson.contains("\"choices\"")) {
-            return null;
-        }
-        try {
-            JsonNode output = json.readTree(outputJson);
-            JsonNode id = output.path("id");
-            boolean completion = id.isTextual() && !id.textValue().isBlank()
-                    && id.textValue().length() <= MAX_COMPLETION_ID_LENGTH && output.path("choices").isArray();
-            return completion ? id.textValue() : null;
-        } catch (IOException unreadable) {
-            // the store refuses it as it refuses any malformed JSON column
-            return null;
-        }
+    @FunctionalInterface
+    private interface TopLevelField {
+        void read(String name, JsonParser parser) throws IOException;
     }
 }

@@ -25,7 +25,6 @@ final class SearchTerms {
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final Set<String> INDEXED = Set.of("inputs", "output");
-    private static final int SHORTEST = 3;
 
     private SearchTerms() {
     }
@@ -61,26 +60,26 @@ final class SearchTerms {
 
     /** The words of {@code text} of 3 characters or more. */
     static Set<String> words(String text) {
-        Set<String> words = new LinkedHashSet<>();
-        addWords(text, words);
-        return words;
+        WordSet words = new WordSet();
+        words.addText(text);
+        return words.toSet();
     }
 
     /**
      * Adds the distinct words of a JSON document's text as PostgreSQL prints it as jsonb (keys and strings escaped as
      * JSON escapes them, numbers as numeric prints them) to {@code words}; none for no document.
      */
-    static void addDocumentWords(String json, Set<String> words) {
+    static void addDocumentWords(String json, WordSet words) {
         if (json == null) {
             return;
         }
         try (JsonParser parser = JSON.createParser(json)) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 switch (token) {
-                    case FIELD_NAME, VALUE_STRING -> addWords(JsonText.escaped(parser.getText()), words);
-                    case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT ->
-                            addWords(new BigDecimal(parser.getText()).toPlainString(), words);
-                    case VALUE_TRUE, VALUE_FALSE, VALUE_NULL -> words.add(parser.getText());
+                    case FIELD_NAME, VALUE_STRING ->
+                            words.addJsonString(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+                    case VALUE_NUMBER_FLOAT -> words.addText(new BigDecimal(parser.getText()).toPlainString());
+                    case VALUE_NUMBER_INT, VALUE_TRUE, VALUE_FALSE, VALUE_NULL -> words.addText(parser.getText());
                     default -> {
                         // structure: punctuation in the text
                     }
@@ -89,22 +88,5 @@ final class SearchTerms {
         } catch (IOException | NumberFormatException e) {
             // The column refuses what is not JSON, with the statement: no words are needed for it.
         }
-    }
-
-    private static void addWords(String text, Set<String> words) {
-        int start = 0;
-        for (int i = 0; i <= text.length(); i++) {
-            if (i == text.length() || separates(text.charAt(i))) {
-                if (text.codePointCount(start, i) >= SHORTEST) {
-                    words.add(text.substring(start, i));
-                }
-                start = i + 1;
-            }
-        }
-    }
-
-    /** The separators of words: the ASCII characters (NUL excepted, which no text holds) other than letters and digits. */
-    private static boolean separates(char c) {
-        return c < 0x80 && !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z');
     }
 }

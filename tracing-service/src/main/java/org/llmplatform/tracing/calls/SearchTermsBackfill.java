@@ -16,10 +16,8 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.llmplatform.support.worker.PeriodicWorker;
 
 /**
@@ -107,12 +105,12 @@ public class SearchTermsBackfill {
     }
 
     private static Uni<Round> file(SqlConnection tx, RowSet<Row> calls) {
-        Map<List<String>, Set<String>> words = new LinkedHashMap<>();
+        Map<List<String>, WordSet> words = new LinkedHashMap<>();
         Map<List<String>, OffsetDateTime> latestStart = new LinkedHashMap<>();
         Row last = null;
         for (Row call : calls) {
             List<String> trace = List.of(call.getString("project_id"), call.getString("trace_id"));
-            Set<String> traceWords = words.computeIfAbsent(trace, ignored -> new LinkedHashSet<>());
+            WordSet traceWords = words.computeIfAbsent(trace, ignored -> new WordSet());
             SearchTerms.addDocumentWords(call.getString("inputs"), traceWords);
             SearchTerms.addDocumentWords(call.getString("output"), traceWords);
             OffsetDateTime started = call.getOffsetDateTime("started_at");
@@ -130,7 +128,7 @@ public class SearchTermsBackfill {
                 projects.add(trace.get(0));
                 traces.add(trace.get(1));
                 starts.add(latestStart.get(trace));
-                terms.add(String.join(" ", traceWords));
+                terms.add(traceWords.joined());
             }
         });
         boolean more = calls.size() == BATCH_SIZE;

@@ -10,10 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -97,7 +95,7 @@ final class UnnestUpsert {
 
     /**
      * Writes the rows in order of their keys' repeats. Each is a tuple in the column order (keys are the first two
-     * values), then the words of its inputs and output ({@link SearchTerms#addDocumentWords}, a {@code Set<String>}).
+     * values), then the JSON documents whose words it files (its inputs and output, a {@code String[]}).
      */
     Uni<Void> execute(SqlClient client, List<Tuple> rows) {
         Uni<Void> done = Uni.createFrom().voidItem();
@@ -122,20 +120,21 @@ final class UnnestUpsert {
     }
 
     /** The rows' groups (the trace the client named, else the call alone) and the words of each group, once. */
-    @SuppressWarnings("unchecked")
     private Tuple addWordGroups(Tuple arrays, List<Tuple> rows) {
         String[] groups = new String[rows.size()];
-        Map<String, Set<String>> words = new LinkedHashMap<>();
+        Map<String, WordSet> words = new LinkedHashMap<>();
         for (int r = 0; r < rows.size(); r++) {
             Tuple row = rows.get(r);
             String trace = traceColumn < 0 ? null : row.getString(traceColumn);
             groups[r] = row.getString(0) + (trace == null ? "\ncall\n" + row.getString(1) : "\ntrace\n" + trace);
-            words.computeIfAbsent(groups[r], ignored -> new LinkedHashSet<>())
-                    .addAll((Set<String>) row.getValue(columns.size()));
+            WordSet groupWords = words.computeIfAbsent(groups[r], ignored -> new WordSet());
+            for (String document : (String[]) row.getValue(columns.size())) {
+                SearchTerms.addDocumentWords(document, groupWords);
+            }
         }
-        words.values().removeIf(Set::isEmpty);
+        words.values().removeIf(WordSet::isEmpty);
         return arrays.addValue(groups).addValue(words.keySet().toArray(String[]::new))
-                .addValue(words.values().stream().map(groupWords -> String.join(" ", groupWords)).toArray(String[]::new));
+                .addValue(words.values().stream().map(WordSet::joined).toArray(String[]::new));
     }
 
     private static String refs(String[] refs) {

@@ -1,5 +1,6 @@
 package org.llmplatform.tracing.common;
 
+import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -27,6 +28,10 @@ public final class Timestamps {
 
     /** {@link #parse} for a value that is not the caller's field: null when it is no datetime. */
     public static OffsetDateTime parseOrNull(String value) {
+        OffsetDateTime common = parseCommonForm(value);
+        if (common != null) {
+            return common;
+        }
         String text = value.length() > 10 && value.charAt(10) == ' '
                 ? value.substring(0, 10) + 'T' + value.substring(11)
                 : value;
@@ -39,6 +44,71 @@ public final class Timestamps {
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /**
+     * The form clients send, {@code 2025-01-01T12:00:00[.fraction][Z|±hh:mm]}, read by hand (a call written has two, and
+     * the formatter took 5 in 100 of the service's CPU on ingest); null for any other form, which the formatter reads.
+     */
+    private static OffsetDateTime parseCommonForm(String value) {
+        int length = value.length();
+        if (length < 19 || value.charAt(4) != '-' || value.charAt(7) != '-' || value.charAt(10) != 'T'
+                && value.charAt(10) != ' ' || value.charAt(13) != ':' || value.charAt(16) != ':') {
+            return null;
+        }
+        int year = number(value, 0, 4);
+        int month = number(value, 5, 2);
+        int day = number(value, 8, 2);
+        int hour = number(value, 11, 2);
+        int minute = number(value, 14, 2);
+        int second = number(value, 17, 2);
+        int at = 19;
+        int nanos = 0;
+        if (at < length && value.charAt(at) == '.') {
+            int first = ++at;
+            for (int scale = 100_000_000; at < length && at - first < 9 && isDigit(value.charAt(at)); scale /= 10) {
+                nanos += (value.charAt(at++) - '0') * scale;
+            }
+            if (at == first) {
+                return null;
+            }
+        }
+        try {
+            ZoneOffset offset;
+            if (at == length || at + 1 == length && value.charAt(at) == 'Z') {
+                offset = ZoneOffset.UTC;
+            } else if (at + 6 == length && (value.charAt(at) == '+' || value.charAt(at) == '-')
+                    && value.charAt(at + 3) == ':' && number(value, at + 1, 2) >= 0 && number(value, at + 4, 2) >= 0) {
+                int sign = value.charAt(at) == '-' ? -1 : 1;
+                offset = ZoneOffset.ofHoursMinutes(sign * number(value, at + 1, 2), sign * number(value, at + 4, 2));
+            } else {
+                return null;
+            }
+            if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
+                return null;
+            }
+            return OffsetDateTime.of(year, month, day, hour, minute, second, nanos, offset)
+                    .withOffsetSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        } catch (DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** The number the {@code count} digits at {@code from} write, or -1 where one is not a digit. */
+    private static int number(String value, int from, int count) {
+        int number = 0;
+        for (int i = from; i < from + count; i++) {
+            char next = value.charAt(i);
+            if (!isDigit(next)) {
+                return -1;
+            }
+            number = number * 10 + next - '0';
+        }
+        return number;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     /** As pydantic prints it: {@code 2025-01-01T12:00:00Z}, microseconds only when not zero. */

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -47,8 +48,12 @@ abstract class PackagedServiceBenchmark {
     @BeforeAll
     static void startService() {
         int port = Integer.getInteger("bench.port", 0);
+        List<String> jvmOptions = new ArrayList<>(PLATFORM_JVM_OPTIONS);
+        // -Dbench.serviceJvmOptions="-Xlog:gc:/tmp/gc.log": to see where the service's time goes (bench/scale.sh)
+        jvmOptions.addAll(List.of(System.getProperty("bench.serviceJvmOptions", "").split(" +")).stream()
+                .filter(option -> !option.isEmpty()).toList());
         service = PackagedService.start("tracing-service", port == 0 ? PackagedService.freePort() : port,
-                PLATFORM_JVM_OPTIONS, Map.of("quarkus.log.level", "WARN"), Map.of());
+                jvmOptions, Map.of("quarkus.log.level", "WARN"), Map.of());
         base = service.base().resolve("/");
     }
 

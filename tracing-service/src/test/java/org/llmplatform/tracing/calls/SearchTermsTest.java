@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -51,9 +50,9 @@ class SearchTermsTest {
     }
 
     private static List<String> documentWords(String json) {
-        Set<String> words = new LinkedHashSet<>();
+        WordSet words = new WordSet();
         SearchTerms.addDocumentWords(json, words);
-        return List.copyOf(words);
+        return List.copyOf(words.toSet());
     }
 
     private static List<Set<String>> required(String expr) throws Exception {
