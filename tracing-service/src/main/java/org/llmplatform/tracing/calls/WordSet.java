@@ -3,6 +3,7 @@ package org.llmplatform.tracing.calls;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.llmplatform.tracing.query.JsonText;
 
 /**
  * The distinct words of a text, in the order first met ({@link SearchTerms}' rule: split at the ASCII characters other
@@ -14,9 +15,16 @@ import java.util.Set;
 final class WordSet {
 
     private static final int SHORTEST = 3;
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    /** The ASCII letters and digits: every other ASCII character (NUL aside, which no text holds) separates words. */
+    private static final boolean[] WORD_CHARACTER = new boolean[0x80];
 
-    /** The words, each followed by a space; a word being cut lies past {@link #length}. */
+    static {
+        for (char c = 0; c < 0x80; c++) {
+            WORD_CHARACTER[c] = c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z';
+        }
+    }
+
+    /** The words, each followed by a space. */
     private char[] chars = new char[256];
     private int length;
     private int[] starts = new int[32];
@@ -26,16 +34,13 @@ final class WordSet {
     /** Open addressing: a word's index plus one, 0 for an empty slot; never more than half full. */
     private int[] slots = new int[64];
 
-    private int cutLength;
-    private int cutHash;
-    private int cutCodePoints;
+    /** A string with characters JSON escapes, escaped. */
+    private char[] escaped = new char[0];
 
     /** Adds the words of {@code text} as it stands. */
-    void addText(CharSequence text) {
-        for (int i = 0; i < text.length(); i++) {
-            add(text.charAt(i));
-        }
-        endWord();
+    void addText(String text) {
+        char[] characters = text.toCharArray();
+        cut(characters, 0, characters.length);
     }
 
     /**
@@ -45,30 +50,15 @@ final class WordSet {
     void addJsonString(char[] text, int offset, int length) {
         for (int i = offset; i < offset + length; i++) {
             char next = text[i];
-            if (next >= 0x20 && next != '"' && next != '\\') {
-                add(next);
-                continue;
-            }
-            endWord(); // the escape's backslash
-            switch (next) {
-                case '"', '\\' -> {
-                    // a separator as well
+            if (next < 0x20 || next == '"' || next == '\\') {
+                if (escaped.length < JsonText.MAX_GROWTH * length) {
+                    escaped = new char[JsonText.MAX_GROWTH * length];
                 }
-                case '\b' -> add('b');
-                case '\f' -> add('f');
-                case '\n' -> add('n');
-                case '\r' -> add('r');
-                case '\t' -> add('t');
-                default -> {
-                    add('u');
-                    add('0');
-                    add('0');
-                    add(HEX[next >> 4]);
-                    add(HEX[next & 0xf]);
-                }
+                cut(escaped, 0, JsonText.escape(text, offset, length, escaped));
+                return;
             }
         }
-        endWord();
+        cut(text, offset, offset + length);
     }
 
     boolean isEmpty() {
@@ -88,52 +78,66 @@ final class WordSet {
         return words;
     }
 
-    private void add(char next) {
-        if (separates(next)) {
-            endWord();
+    /** Adds the words of {@code text[from, to)}; the hash of each is taken on the way, in locals. */
+    private void cut(char[] text, int from, int to) {
+        int start = from;
+        int hash = 0;
+        for (int i = from; i < to; i++) {
+            char next = text[i];
+            if (next < 0x80 && !WORD_CHARACTER[next]) {
+                add(text, start, i - start, hash);
+                start = i + 1;
+                hash = 0;
+            } else {
+                hash = 31 * hash + next;
+            }
+        }
+        add(text, start, to - start, hash);
+    }
+
+    private void add(char[] text, int start, int wordLength, int hash) {
+        if (!isLongEnough(text, start, wordLength) || contains(text, start, wordLength, hash)) {
             return;
         }
-        if (length + cutLength + 1 >= chars.length) {
-            chars = Arrays.copyOf(chars, chars.length * 2);
+        if (count == starts.length) {
+            starts = Arrays.copyOf(starts, count * 2);
+            lengths = Arrays.copyOf(lengths, count * 2);
+            hashes = Arrays.copyOf(hashes, count * 2);
         }
-        chars[length + cutLength++] = next;
-        cutHash = 31 * cutHash + next;
-        if (!Character.isLowSurrogate(next)) {
-            cutCodePoints++;
+        if (length + wordLength + 1 > chars.length) {
+            chars = Arrays.copyOf(chars, Math.max(length + wordLength + 1, chars.length * 2));
+        }
+        System.arraycopy(text, start, chars, length, wordLength);
+        starts[count] = length;
+        lengths[count] = wordLength;
+        hashes[count] = hash;
+        count++;
+        length += wordLength;
+        chars[length++] = ' ';
+        if (count * 2 > slots.length) {
+            slots = new int[slots.length * 2];
+            for (int word = 0; word < count; word++) {
+                place(word);
+            }
+        } else {
+            place(count - 1);
         }
     }
 
-    private void endWord() {
-        if (cutCodePoints >= SHORTEST && !contains()) {
-            if (count == starts.length) {
-                starts = Arrays.copyOf(starts, count * 2);
-                lengths = Arrays.copyOf(lengths, count * 2);
-                hashes = Arrays.copyOf(hashes, count * 2);
-            }
-            starts[count] = length;
-            lengths[count] = cutLength;
-            hashes[count] = cutHash;
-            count++;
-            length += cutLength;
-            chars[length++] = ' ';
-            if (count * 2 > slots.length) {
-                rehash();
-            } else {
-                place(count - 1);
-            }
+    /** Whether a word has {@link #SHORTEST} code points: a code point is one or two chars. */
+    private static boolean isLongEnough(char[] text, int start, int wordLength) {
+        if (wordLength >= 2 * SHORTEST || wordLength < SHORTEST) {
+            return wordLength >= SHORTEST;
         }
-        cutLength = 0;
-        cutHash = 0;
-        cutCodePoints = 0;
+        return Character.codePointCount(text, start, wordLength) >= SHORTEST;
     }
 
-    /** Whether the word being cut is already a word. */
-    private boolean contains() {
+    private boolean contains(char[] text, int start, int wordLength, int hash) {
         int mask = slots.length - 1;
-        for (int slot = spread(cutHash) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
+        for (int slot = spread(hash) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
             int word = slots[slot] - 1;
-            if (hashes[word] == cutHash && lengths[word] == cutLength
-                    && Arrays.equals(chars, starts[word], starts[word] + cutLength, chars, length, length + cutLength)) {
+            if (hashes[word] == hash && lengths[word] == wordLength
+                    && Arrays.equals(chars, starts[word], starts[word] + wordLength, text, start, start + wordLength)) {
                 return true;
             }
         }
@@ -149,19 +153,7 @@ final class WordSet {
         slots[slot] = word + 1;
     }
 
-    private void rehash() {
-        slots = new int[slots.length * 2];
-        for (int word = 0; word < count; word++) {
-            place(word);
-        }
-    }
-
     private static int spread(int hash) {
         return hash ^ (hash >>> 16);
-    }
-
-    /** The separators of words: the ASCII characters (NUL excepted, which no text holds) other than letters and digits. */
-    static boolean separates(char c) {
-        return c < 0x80 && !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z');
     }
 }
