@@ -38,7 +38,8 @@ abstract class PackagedServiceBenchmark {
      * and the hot path's, C2 included), so the figures are those of the service as users run it.
      */
     private static final List<String> PLATFORM_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xss512k",
-            "-XX:MaxMetaspaceSize=160m", "-Xms96m", "-Xmx256m", "-Xmn64m", "-XX:ReservedCodeCacheSize=96m");
+            "-XX:MaxMetaspaceSize=160m", "-Xms96m", "-Xmx256m", "-Xmn96m", "-XX:SurvivorRatio=2",
+            "-XX:ReservedCodeCacheSize=96m");
 
     private static PackagedService service;
 
