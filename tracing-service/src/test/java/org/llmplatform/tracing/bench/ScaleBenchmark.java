@@ -88,6 +88,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
 
         AtomicLong sent = new AtomicLong();
         CpuSeconds cpuBefore = CpuSeconds.now();
+        long[] walBefore = walTotals();
         long began = System.nanoTime();
         // A ten-million-call ingest runs for more than an hour: say how far it got every five minutes.
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
@@ -107,6 +108,9 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         System.out.printf("BENCH ingest CPU per call (search indexes: %s): service %.0f µs, PostgreSQL %.0f µs, the"
                 + " clients and Kafka %.0f µs%n", SEARCH_INDEXES, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
                 cpu.clients() * 1e6 / calls);
+        long[] wal = walTotals();
+        System.out.printf("BENCH ingest WAL per call: %,.0f bytes, %.2f full-page images%n",
+                (wal[1] - walBefore[1]) / (double) calls, (wal[0] - walBefore[0]) / (double) calls);
         try (Connection db = database(); Statement statement = db.createStatement()) {
             statement.execute("ANALYZE");
             printDisk(statement, calls);
@@ -208,6 +212,15 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         queries.get();
         background.shutdown();
         return new Live(seconds, sent.get() / seconds, percentiles(pages), percentiles(stats));
+    }
+
+    /** PostgreSQL's full-page images and bytes of WAL written so far (pg_stat_wal). */
+    private static long[] walTotals() throws Exception {
+        try (Connection db = database(); Statement statement = db.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT wal_fpi, wal_bytes FROM pg_stat_wal")) {
+            rows.next();
+            return new long[] {rows.getLong(1), rows.getLong(2)};
+        }
     }
 
     private long expired() throws Exception {
