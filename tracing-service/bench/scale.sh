@@ -10,5 +10,6 @@
 # -Dbench.tracesPerRequest=40 -Dbench.runs=20 -Dbench.liveSeconds=30 -Dbench.searchIndexes=v16 (V16's trigram indexes on every
 # call as well, the search before V28) or none (without the trigram index of the traces' words)
 # -Dbench.serviceJvmOptions="-Xlog:gc:/tmp/gc.log -XX:StartFlightRecording=settings=profile,filename=/tmp/service.jfr"
-# (added to the service's JVM options, after ./platform's)
+# (added to the service's JVM options, after ./platform's) -Dbench.backfill=true (at the end, every call's words filed
+# again in the background as after an upgrade to V28, timed, with the search asked beside it)
 exec "$(dirname "$0")/packaged.sh" ScaleBenchmark bench-scale.log "$@"

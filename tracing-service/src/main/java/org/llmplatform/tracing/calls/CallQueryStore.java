@@ -188,7 +188,16 @@ public class CallQueryStore {
             long wanted = page.limit() + (page.offset() == null ? 0 : page.offset());
             String wantedSql = params.bind(wanted, "bigint");
             String few = params.bind((long) SEARCH_FEW, "bigint");
-            String matching = "SELECT c.ctid FROM tracing.calls c WHERE " + structural + candidateTraces() + " AND " + expr;
+            String traces = candidateTraceIds();
+            // From each candidate trace to its calls (calls_by_trace), in a loop the planner may not turn around: it
+            // misjudges how few calls the search keeps, and at ten million calls it walked the project's roots instead,
+            // reading each one's JSON, to join them to the traces' words (1.2 s for a word in 1 trace in 50). A trace
+            // with words from several writes repeats its calls: the count of step 2 is then an upper bound, and the
+            // array selects each call once. Not made distinct, so that the count stops at its limit.
+            String matching = traces == null
+                    ? "SELECT c.ctid FROM tracing.calls c WHERE " + structural + " AND " + expr
+                    : "SELECT c.ctid FROM (" + traces + ") t CROSS JOIN LATERAL (SELECT c.ctid FROM tracing.calls c"
+                            + " WHERE c.trace_id = t.trace_id AND " + structural + " AND " + expr + " OFFSET 0) c";
             String with = "WITH glance AS MATERIALIZED (" + walk(structural, expr, order, SEARCH_GLANCE, wantedSql)
                     + "), walked AS MATERIALIZED (" + walk(structural, expr, order, SEARCH_WALK, wantedSql) + ") ";
             return new SearchedRows(with, "c.ctid = ANY(CASE WHEN (SELECT cardinality(ids) FROM glance) = " + wantedSql
@@ -228,9 +237,15 @@ public class CallQueryStore {
          * words ({@link SearchTerms}) or the words of earlier calls are still being filed.
          */
         private String candidateTraces() {
+            String traces = candidateTraceIds();
+            return traces == null ? "" : " AND c.trace_id IN (" + traces + ")";
+        }
+
+        /** The ids of the traces whose words hold the search's (a statement), or null as {@link #candidateTraces}. */
+        private String candidateTraceIds() {
             List<Set<String>> required = searchTermsComplete ? SearchTerms.required(query.query()) : null;
             if (required == null) {
-                return "";
+                return null;
             }
             List<String> alternatives = new ArrayList<>();
             for (Set<String> words : required) {
@@ -239,8 +254,8 @@ public class CallQueryStore {
                 alternatives.add("(" + patterns.stream().map(pattern -> "t.terms ILIKE " + pattern)
                         .collect(Collectors.joining(" AND ")) + " AND tracing.search_terms_hold(t.terms, " + patterns.get(0) + "))");
             }
-            return " AND c.trace_id IN (SELECT t.trace_id FROM tracing.call_search_terms t WHERE t.project_id = "
-                    + params.bind(query.projectId(), "text") + " AND (" + String.join(" OR ", alternatives) + "))";
+            return "SELECT t.trace_id FROM tracing.call_search_terms t WHERE t.project_id = "
+                    + params.bind(query.projectId(), "text") + " AND (" + String.join(" OR ", alternatives) + ")";
         }
 
         /** The project, visibility and filter conditions: everything but the {@code $expr}. */

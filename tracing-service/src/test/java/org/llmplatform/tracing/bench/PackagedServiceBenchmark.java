@@ -46,16 +46,28 @@ abstract class PackagedServiceBenchmark {
     /** The service's root, ending in {@code /}: {@code base + "calls/stream_query"}. */
     static URI base;
 
+    private static int port;
+    private static List<String> jvmOptions;
+
     @BeforeAll
     static void startService() {
-        int port = Integer.getInteger("bench.port", 0);
-        List<String> jvmOptions = new ArrayList<>(PLATFORM_JVM_OPTIONS);
+        port = Integer.getInteger("bench.port", 0) == 0 ? PackagedService.freePort() : Integer.getInteger("bench.port");
+        jvmOptions = new ArrayList<>(PLATFORM_JVM_OPTIONS);
         // -Dbench.serviceJvmOptions="-Xlog:gc:/tmp/gc.log": to see where the service's time goes (bench/scale.sh)
         jvmOptions.addAll(List.of(System.getProperty("bench.serviceJvmOptions", "").split(" +")).stream()
                 .filter(option -> !option.isEmpty()).toList());
-        service = PackagedService.start("tracing-service", port == 0 ? PackagedService.freePort() : port,
-                jvmOptions, Map.of("quarkus.log.level", "WARN"), Map.of());
+        service = start();
         base = service.base().resolve("/");
+    }
+
+    /** Stops the service and starts it again on the same port and database: what it holds in memory is read anew. */
+    static void restartService() {
+        service.stop();
+        service = start();
+    }
+
+    private static PackagedService start() {
+        return PackagedService.start("tracing-service", port, jvmOptions, Map.of("quarkus.log.level", "WARN"), Map.of());
     }
 
     @AfterAll

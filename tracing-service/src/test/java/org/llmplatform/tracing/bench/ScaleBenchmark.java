@@ -51,6 +51,8 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
      * ingest before V28), {@code none}: without the trigram index of the traces' words; to measure what they cost.
      */
     private static final String SEARCH_INDEXES = System.getProperty("bench.searchIndexes", "as shipped");
+    /** {@code -Dbench.backfill=true}: at the end, the words of every call filed again as after an upgrade to V28. */
+    private static final boolean BACKFILL = Boolean.getBoolean("bench.backfill");
     private static final int DAYS = 30;
     /** Of 30 days, the retention that expires the oldest tenth. */
     private static final int RETENTION_DAYS = 27;
@@ -151,6 +153,49 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         measure("threads list, first page", "threads/stream_query", "\"limit\": 50");
 
         retention(page);
+        if (BACKFILL) {
+            backfill(page + ", " + search);
+        }
+    }
+
+    /**
+     * The words of a database upgraded to V28 ({@code SearchTermsBackfill}): the traces' words forgotten and the
+     * service started again, as after the upgrade, then timed until every call's words are filed, with the
+     * console's search asked beside it (exact throughout: it reads the calls until the words are complete).
+     */
+    private void backfill(String search) throws Exception {
+        long calls;
+        try (Connection db = database(); Statement statement = db.createStatement()) {
+            statement.execute("TRUNCATE tracing.call_search_terms");
+            statement.execute("UPDATE tracing.call_search_terms_backfill SET after_project_id = NULL, after_id = NULL,"
+                    + " done = false");
+            try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM tracing.calls WHERE trace_id IS NOT NULL")) {
+                rows.next();
+                calls = rows.getLong(1);
+            }
+        }
+        restartService();
+        CpuSeconds before = CpuSeconds.now();
+        long began = System.nanoTime();
+        ConcurrentLinkedQueue<Long> searches = new ConcurrentLinkedQueue<>();
+        while (!backfillDone()) {
+            searches.add(timed("calls/stream_query", search));
+        }
+        double seconds = (System.nanoTime() - began) / 1e9;
+        CpuSeconds cpu = CpuSeconds.now().since(before);
+        double[] p = percentiles(searches);
+        System.out.printf("BENCH backfill of an upgraded database's words: %,d calls in %.0f s (%,.0f calls/s); CPU per"
+                + " call: service %.0f µs, PostgreSQL %.0f µs; the search ('dragon') meanwhile p50 %.0f ms, p95 %.0f ms"
+                + " (%d runs)%n", calls, seconds, calls / seconds, cpu.service() * 1e6 / calls,
+                cpu.postgres() * 1e6 / calls, p[0], p[1], searches.size());
+    }
+
+    private static boolean backfillDone() throws Exception {
+        try (Connection db = database(); Statement statement = db.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT done FROM tracing.call_search_terms_backfill")) {
+            rows.next();
+            return rows.getBoolean(1);
+        }
     }
 
     /** Ingest and the calls table's first page for a while; then the same while the retention deletes a tenth. */
