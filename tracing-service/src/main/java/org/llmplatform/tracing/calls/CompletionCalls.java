@@ -3,6 +3,8 @@ package org.llmplatform.tracing.calls;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingJsonFactory;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -53,7 +55,8 @@ public class CompletionCalls {
                 linked_at = now()
             RETURNING project_id, gateway_call_id, client_call_id""";
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /** Reads a value as a tree where asked ({@code readValueAsTree}), the rest token by token. */
+    private static final JsonFactory JSON = new MappingJsonFactory();
 
     /** The completions that ends record as their output: at most one per completion, in key order. */
     public List<Link> clientCalls(Collection<CallEndRow> ends) {
@@ -110,12 +113,13 @@ public class CompletionCalls {
             return false;
         }
         boolean[] counts = {false};
-        readTopLevelFields(summaryJson, (name, parser) -> {
+        boolean read = readTopLevelFields(summaryJson, (name, parser) -> {
             if (name.equals("usage")) {
-                counts[0] = parser.currentToken() == JsonToken.START_OBJECT && parser.nextToken() != JsonToken.END_OBJECT;
+                JsonNode usage = parser.readValueAsTree();
+                counts[0] = usage != null && usage.isObject() && !usage.isEmpty();
             }
         });
-        return counts[0];
+        return read && counts[0];
     }
 
     /** The id of the chat completion an output is, or null; most outputs are told apart without being parsed. */
@@ -138,8 +142,8 @@ public class CompletionCalls {
     }
 
     /**
-     * Shows {@code field} each top-level field of a JSON object (name, and the parser at its value), the last of a
-     * repeated name last, without building the document (every call written is looked at); false where it is no JSON
+     * Shows {@code field} each top-level field of a JSON object (name, and the parser at its value, which it may read
+     * through), the last of a repeated name last, without building the document (every call written is looked at); false where it is no JSON
      * object, which the store refuses as it refuses any malformed JSON column.
      */
     private static boolean readTopLevelFields(String json, TopLevelField field) {
