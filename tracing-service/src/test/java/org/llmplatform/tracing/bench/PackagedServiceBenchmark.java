@@ -51,7 +51,8 @@ abstract class PackagedServiceBenchmark {
 
     @BeforeAll
     static void startService() {
-        port = Integer.getInteger("bench.port", 0) == 0 ? PackagedService.freePort() : Integer.getInteger("bench.port");
+        int configuredPort = Integer.getInteger("bench.port", 0);
+        port = configuredPort == 0 ? PackagedService.freePort() : configuredPort;
         jvmOptions = new ArrayList<>(PLATFORM_JVM_OPTIONS);
         // -Dbench.serviceJvmOptions="-Xlog:gc:/tmp/gc.log": to see where the service's time goes (bench/scale.sh)
         jvmOptions.addAll(List.of(System.getProperty("bench.serviceJvmOptions", "").split(" +")).stream()

@@ -90,7 +90,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
 
         AtomicLong sent = new AtomicLong();
         CpuSeconds cpuBefore = CpuSeconds.now();
-        long[] walBefore = walTotals();
+        Wal walBefore = Wal.now();
         long began = System.nanoTime();
         // A ten-million-call ingest runs for more than an hour: say how far it got every five minutes.
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
@@ -110,9 +110,10 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         System.out.printf("BENCH ingest CPU per call (search indexes: %s): service %.0f µs, PostgreSQL %.0f µs, the"
                 + " clients and Kafka %.0f µs%n", SEARCH_INDEXES, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
                 cpu.clients() * 1e6 / calls);
-        long[] wal = walTotals();
+        Wal wal = Wal.now();
         System.out.printf("BENCH ingest WAL per call: %,.0f bytes, %.2f full-page images%n",
-                (wal[1] - walBefore[1]) / (double) calls, (wal[0] - walBefore[0]) / (double) calls);
+                (wal.bytes() - walBefore.bytes()) / (double) calls,
+                (wal.fullPageImages() - walBefore.fullPageImages()) / (double) calls);
         try (Connection db = database(); Statement statement = db.createStatement()) {
             statement.execute("ANALYZE");
             printDisk(statement, calls);
@@ -260,11 +261,14 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
     }
 
     /** PostgreSQL's full-page images and bytes of WAL written so far (pg_stat_wal). */
-    private static long[] walTotals() throws Exception {
-        try (Connection db = database(); Statement statement = db.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT wal_fpi, wal_bytes FROM pg_stat_wal")) {
-            rows.next();
-            return new long[] {rows.getLong(1), rows.getLong(2)};
+    private record Wal(long fullPageImages, long bytes) {
+
+        static Wal now() throws Exception {
+            try (Connection db = database(); Statement statement = db.createStatement();
+                    ResultSet rows = statement.executeQuery("SELECT wal_fpi, wal_bytes FROM pg_stat_wal")) {
+                rows.next();
+                return new Wal(rows.getLong(1), rows.getLong(2));
+            }
         }
     }
 
