@@ -12,4 +12,5 @@
 # -Dbench.serviceJvmOptions="-Xlog:gc:/tmp/gc.log -XX:StartFlightRecording=settings=profile,filename=/tmp/service.jfr"
 # (added to the service's JVM options, after ./platform's) -Dbench.backfill=true (at the end, every call's words filed
 # again in the background as after an upgrade to V28, timed, with the search asked beside it)
+# -Dbench.withoutTriggers=call_stats_after_insert,thread_summaries_after_insert (disabled for the run: their cost)
 exec "$(dirname "$0")/packaged.sh" ScaleBenchmark bench-scale.log "$@"

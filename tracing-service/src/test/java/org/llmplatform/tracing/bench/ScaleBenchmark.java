@@ -51,6 +51,12 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
      * ingest before V28), {@code none}: without the trigram index of the traces' words; to measure what they cost.
      */
     private static final String SEARCH_INDEXES = System.getProperty("bench.searchIndexes", "as shipped");
+    /**
+     * {@code -Dbench.withoutTriggers=thread_summaries_after_insert,call_stats_after_insert}: triggers of
+     * {@code tracing.calls} disabled for the whole run, to measure what they cost ingest (their answers go stale).
+     */
+    private static final List<String> WITHOUT_TRIGGERS = List.of(System.getProperty("bench.withoutTriggers", "")
+            .split(",")).stream().filter(trigger -> !trigger.isBlank()).toList();
     /** {@code -Dbench.backfill=true}: at the end, the words of every call filed again as after an upgrade to V28. */
     private static final boolean BACKFILL = Boolean.getBoolean("bench.backfill");
     private static final int DAYS = 30;
@@ -75,6 +81,11 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         key = TestIdentities.userWithKey(user);
         project = user + "/p";
         logSlowStatements();
+        for (String trigger : WITHOUT_TRIGGERS) {
+            try (Connection db = database(); Statement statement = db.createStatement()) {
+                statement.execute("ALTER TABLE tracing.calls DISABLE TRIGGER " + trigger);
+            }
+        }
         if (!SEARCH_INDEXES.equals("as shipped")) {
             try (Connection db = database(); Statement statement = db.createStatement()) {
                 statement.execute(switch (SEARCH_INDEXES) {
@@ -107,8 +118,8 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
                 + " threads, feedback on 1 trace in 20) by calls/complete from %d clients in %.0f s: %,.0f calls/s%n",
                 calls, totalTraces, CLIENTS, seconds, calls / seconds);
         CpuSeconds cpu = CpuSeconds.now().since(cpuBefore);
-        System.out.printf("BENCH ingest CPU per call (search indexes: %s): service %.0f µs, PostgreSQL %.0f µs, the"
-                + " clients and Kafka %.0f µs%n", SEARCH_INDEXES, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
+        System.out.printf("BENCH ingest CPU per call (search indexes: %s; triggers disabled: %s): service %.0f µs,"
+                + " PostgreSQL %.0f µs, the clients and Kafka %.0f µs%n", SEARCH_INDEXES, WITHOUT_TRIGGERS, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
                 cpu.clients() * 1e6 / calls);
         Wal wal = Wal.now();
         System.out.printf("BENCH ingest WAL per call: %,.0f bytes, %.2f full-page images%n",
