@@ -1,10 +1,12 @@
 package org.llmplatform.tracing.calls;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import java.lang.reflect.Array;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,8 +30,12 @@ final class UnnestUpsert {
         TEXT("text[]", String.class, column -> "u." + column),
         TIMESTAMPTZ("timestamptz[]", OffsetDateTime.class, column -> "u." + column),
         BIGINT("bigint[]", Long.class, column -> "u." + column),
-        /** A JSON column, written with its size in {@code <column>_size_bytes} (the JSON text's length in bytes). */
-        JSONB("text[]", String.class, column -> "u." + column + "::jsonb"),
+        /**
+         * A JSON column, written with its size in {@code <column>_size_bytes} (the JSON text's length in bytes). Its
+         * text travels as UTF-8 bytes: the driver encodes a String parameter a character at a time, a tenth of the
+         * service's CPU on ingest, where {@code String.getBytes} copies ASCII text at once.
+         */
+        JSONB("bytea[]", Buffer.class, column -> "convert_from(u." + column + ", 'UTF8')::jsonb"),
         /** A text[] per row, sent as its JSON array text (arrays of arrays cannot be ragged); null for none. */
         REFS("text[]", String.class, column -> ("CASE WHEN u.%1$s IS NULL THEN '{}'::text[]"
                 + " ELSE ARRAY(SELECT jsonb_array_elements_text(u.%1$s::jsonb)) END").formatted(column));
@@ -112,7 +118,11 @@ final class UnnestUpsert {
             Object array = Array.newInstance(kind.elementType, rows.size());
             for (int r = 0; r < rows.size(); r++) {
                 Object value = rows.get(r).getValue(c);
-                Array.set(array, r, kind == Kind.REFS ? refs((String[]) value) : value);
+                Array.set(array, r, switch (kind) {
+                    case REFS -> refs((String[]) value);
+                    case JSONB -> value == null ? null : Buffer.buffer(((String) value).getBytes(StandardCharsets.UTF_8));
+                    default -> value;
+                });
             }
             arrays.addValue(array);
         }

@@ -78,25 +78,33 @@ final class WordSet {
         return words;
     }
 
-    /** Adds the words of {@code text[from, to)}; the hash of each is taken on the way, in locals. */
+    /**
+     * Adds the words of {@code text[from, to)}; the hash of each is taken on the way, in locals, and whether it is all
+     * ASCII, where its length is its count of code points.
+     */
     private void cut(char[] text, int from, int to) {
         int start = from;
         int hash = 0;
+        boolean ascii = true;
         for (int i = from; i < to; i++) {
             char next = text[i];
-            if (next < 0x80 && !WORD_CHARACTER[next]) {
-                add(text, start, i - start, hash);
+            if (next >= 0x80) {
+                ascii = false;
+                hash = 31 * hash + next;
+            } else if (WORD_CHARACTER[next]) {
+                hash = 31 * hash + next;
+            } else {
+                add(text, start, i - start, hash, ascii);
                 start = i + 1;
                 hash = 0;
-            } else {
-                hash = 31 * hash + next;
+                ascii = true;
             }
         }
-        add(text, start, to - start, hash);
+        add(text, start, to - start, hash, ascii);
     }
 
-    private void add(char[] text, int start, int wordLength, int hash) {
-        if (!isLongEnough(text, start, wordLength) || contains(text, start, wordLength, hash)) {
+    private void add(char[] text, int start, int wordLength, int hash, boolean ascii) {
+        if (!isLongEnough(text, start, wordLength, ascii) || contains(text, start, wordLength, hash)) {
             return;
         }
         if (count == starts.length) {
@@ -124,9 +132,9 @@ final class WordSet {
         }
     }
 
-    /** Whether a word has {@link #SHORTEST} code points: a code point is one or two chars. */
-    private static boolean isLongEnough(char[] text, int start, int wordLength) {
-        if (wordLength >= 2 * SHORTEST || wordLength < SHORTEST) {
+    /** Whether a word has {@link #SHORTEST} code points: a code point is one or two chars, one where ASCII. */
+    private static boolean isLongEnough(char[] text, int start, int wordLength, boolean ascii) {
+        if (ascii || wordLength >= 2 * SHORTEST || wordLength < SHORTEST) {
             return wordLength >= SHORTEST;
         }
         return Character.codePointCount(text, start, wordLength) >= SHORTEST;
