@@ -13,4 +13,5 @@
 # (added to the service's JVM options, after ./platform's) -Dbench.backfill=true (at the end, every call's words filed
 # again in the background as after an upgrade to V28, timed, with the search asked beside it)
 # -Dbench.withoutTriggers=call_stats_after_insert,thread_summaries_after_insert (disabled for the run: their cost)
+# -Dbench.consoleSeconds=2 (during the ingest, the first page and query_stats asked every this many seconds; 0: never)
 exec "$(dirname "$0")/packaged.sh" ScaleBenchmark bench-scale.log "$@"

@@ -34,7 +34,8 @@ import org.llmplatform.testing.TestIdentities;
  * A large project through the API of the packaged service: traces of 5 to 20 calls (an agent root, chat completions
  * with 0.5 to 2 KB of messages and answers and their token usage, retrievals, tool calls), in threads of 8 turns,
  * feedback on one trace in 20, spread over the last 30 days, sent by {@code calls/complete} from several clients.
- * Prints the ingest rate and the bytes on disk per call; then p50/p95 of what the console asks of such a project;
+ * Prints the ingest rate (with someone asking the console's calls table now and then) and the bytes on disk per call;
+ * then p50/p95 of what the console asks of such a project;
  * then ingest and queries for a while, before and while the project's retention deletes its oldest tenth.
  * Run with {@code bench/scale.sh}; not part of the test suite.
  */
@@ -46,6 +47,11 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
     private static final int TRACES_PER_REQUEST = Integer.getInteger("bench.tracesPerRequest", 40);
     private static final int RUNS = Integer.getInteger("bench.runs", 20);
     private static final int LIVE_SECONDS = Integer.getInteger("bench.liveSeconds", 30);
+    /**
+     * {@code -Dbench.consoleSeconds}: during the ingest, someone on the console asks the calls table's first page and
+     * its count every this many seconds (0: nobody), so that the ingest rate is the one with queries answering.
+     */
+    private static final int CONSOLE_SECONDS = Integer.getInteger("bench.consoleSeconds", 2);
     /**
      * {@code -Dbench.searchIndexes=v16}: V16's trigram indexes on every call's text as well (what the search cost
      * ingest before V28), {@code none}: without the trigram index of the traces' words; to measure what they cost.
@@ -103,6 +109,8 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         totalTraces = requests * TRACES_PER_REQUEST;
         origin = Instant.now().minus(Duration.ofDays(DAYS));
 
+        String page = "\"filter\": {\"trace_roots_only\": true}, \"limit\": 50,"
+                + " \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
         AtomicLong sent = new AtomicLong();
         CpuSeconds cpuBefore = CpuSeconds.now();
         Wal walBefore = Wal.now();
@@ -111,6 +119,19 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
         progress.scheduleAtFixedRate(() -> System.out.printf("BENCH ingest so far: %,d calls in %.0f s%n", sent.get(),
                 (System.nanoTime() - began) / 1e9), 5, 5, TimeUnit.MINUTES);
+        ConcurrentLinkedQueue<Long> pages = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> counts = new ConcurrentLinkedQueue<>();
+        AtomicLong unanswered = new AtomicLong();
+        if (CONSOLE_SECONDS > 0) {
+            progress.scheduleWithFixedDelay(() -> {
+                try {
+                    pages.add(timed("calls/stream_query", page));
+                    counts.add(timed("calls/query_stats", "\"filter\": {\"trace_roots_only\": true}"));
+                } catch (Exception e) {
+                    unanswered.incrementAndGet();
+                }
+            }, CONSOLE_SECONDS, CONSOLE_SECONDS, TimeUnit.SECONDS);
+        }
         try {
             runClients(CLIENTS, () -> false, request -> request < requests ? request : -1, sent, null);
         } finally {
@@ -121,6 +142,13 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         System.out.printf("BENCH ingest: %,d calls (%,d traces of 5-20 calls, 0.5-2 KB chat messages and answers, usage,"
                 + " threads, feedback on 1 trace in 20) by calls/complete from %d clients in %.0f s: %,.0f calls/s%n",
                 calls, totalTraces, CLIENTS, seconds, calls / seconds);
+        if (CONSOLE_SECONDS > 0) {
+            double[] pageTimes = percentiles(pages);
+            double[] countTimes = percentiles(counts);
+            System.out.printf("BENCH during the ingest, every %d s the first page p50 %.0f ms, p95 %.0f ms and"
+                    + " query_stats p50 %.0f ms, p95 %.0f ms (%d times, %d unanswered)%n", CONSOLE_SECONDS, pageTimes[0],
+                    pageTimes[1], countTimes[0], countTimes[1], pages.size(), unanswered.get());
+        }
         CpuSeconds cpu = CpuSeconds.now().since(cpuBefore);
         System.out.printf("BENCH ingest CPU per call (search indexes: %s; triggers disabled: %s): service %.0f µs,"
                 + " PostgreSQL %.0f µs, the clients and Kafka %.0f µs%n", SEARCH_INDEXES, WITHOUT_TRIGGERS, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
@@ -134,8 +162,6 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
             printDisk(statement, calls);
         }
 
-        String page = "\"filter\": {\"trace_roots_only\": true}, \"limit\": 50,"
-                + " \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
         double dayStart = origin.plus(Duration.ofDays(12)).getEpochSecond();
         String timeRange = ("\"query\": {\"$expr\": {\"$and\": [{\"$gt\": [{\"$getField\": \"started_at\"}, {\"$literal\": %s}]},"
                 + " {\"$not\": [{\"$gt\": [{\"$getField\": \"started_at\"}, {\"$literal\": %s}]}]}]}}")
