@@ -120,7 +120,8 @@ final class UnnestUpsert {
                 Object value = rows.get(r).getValue(c);
                 Array.set(array, r, switch (kind) {
                     case REFS -> refs((String[]) value);
-                    case JSONB -> value == null ? null : Buffer.buffer(((String) value).getBytes(StandardCharsets.UTF_8));
+                    case JSONB -> value == null ? null
+                            : Buffer.buffer(((String) value).getBytes(StandardCharsets.UTF_8));
                     default -> value;
                 });
             }

@@ -441,7 +441,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
     /**
      * About {@code length} characters of words, with {@code rare} among them where given: a slice of {@link #TEXT} from a
      * random word on, so that the clients, on the same cores as the service, copy their texts rather than draw each
-     * word (that was a tenth of the machine's CPU at 14,000 calls/s).
+     * word (about 2 µs of their CPU a call).
      */
     private static void words(StringBuilder body, Random random, int length, String rare) {
         if (rare == null) {

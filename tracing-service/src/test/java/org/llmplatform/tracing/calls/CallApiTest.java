@@ -357,6 +357,31 @@ class CallApiTest {
         }
     }
 
+    /** The JSON columns travel to PostgreSQL as UTF-8 bytes; each one's size is its JSON text's length in them. */
+    @Test
+    void nonAsciiJsonIsStoredAsSentAndSizedInUtf8Bytes() throws Exception {
+        String id = UUID.randomUUID().toString();
+        Map<String, Object> start = start(id);
+        start.put("inputs", Map.of("text", "café 漢字 🙂"));
+        post("/call/start", Map.of("start", start)).statusCode(200);
+        post("/call/read", Map.of("project_id", project, "id", id)).statusCode(200)
+                .body("call.inputs.text", equalTo("café 漢字 🙂"));
+        PostgresServer postgres = PlatformTestResources.engines().postgres();
+        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl(), PostgresServer.USER, PostgresServer.PASSWORD);
+             PreparedStatement query = db.prepareStatement("SELECT inputs ->> 'text' AS text, inputs_size_bytes,"
+                     + " attributes_size_bytes FROM tracing.calls WHERE project_id = ? AND id = ?")) {
+            query.setString(1, project);
+            query.setString(2, id);
+            try (ResultSet row = query.executeQuery()) {
+                assertTrue(row.next());
+                assertEquals("café 漢字 🙂", row.getString("text"));
+                // {"text":"café 漢字 🙂"}: 9 + 5 + 1 + 6 + 1 + 4 + 2 bytes
+                assertEquals(28, row.getInt("inputs_size_bytes"));
+                assertEquals("{\"a\":\"b\"}".length(), row.getInt("attributes_size_bytes"));
+            }
+        }
+    }
+
     private Map<String, Object> start(String id) {
         Map<String, Object> start = new HashMap<>();
         start.put("project_id", project);
