@@ -143,8 +143,8 @@ public class CompletionCalls {
 
     /**
      * Shows {@code field} each top-level field of a JSON object (name, and the parser at its value, which it may read
-     * through), the last of a repeated name last, without building the document (every call written is looked at); false where it is no JSON
-     * object, which the store refuses as it refuses any malformed JSON column.
+     * through), the last of a repeated name last, without building the document (every call written is looked at);
+     * false where it is no JSON object, which the store refuses as it refuses any malformed JSON column.
      */
     private static boolean readTopLevelFields(String json, TopLevelField field) {
         try (JsonParser parser = JSON.createParser(json)) {

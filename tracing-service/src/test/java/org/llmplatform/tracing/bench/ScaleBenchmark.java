@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -77,6 +78,8 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
     private static final int MOST_TEXT = 2_000;
     /** Words the texts are sliced from: 4 MB, drawn once. */
     private static final String TEXT = drawText(new Random(7), 4 << 20);
+    /** The filter of the calls table's count: the project's traces. */
+    private static final String ROOTS = "\"filter\": {\"trace_roots_only\": true}";
     private static final String[] MODELS = {"gpt-4o", "gpt-4o-mini", "claude-3-5-sonnet"};
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -125,8 +128,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         if (CONSOLE_SECONDS > 0) {
             progress.scheduleWithFixedDelay(() -> {
                 try {
-                    pages.add(timed("calls/stream_query", page));
-                    counts.add(timed("calls/query_stats", "\"filter\": {\"trace_roots_only\": true}"));
+                    askFirstPageAndCount(page, pages, counts);
                 } catch (Exception e) {
                     unanswered.incrementAndGet();
                 }
@@ -151,7 +153,8 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         }
         CpuSeconds cpu = CpuSeconds.now().since(cpuBefore);
         System.out.printf("BENCH ingest CPU per call (search indexes: %s; triggers disabled: %s): service %.0f µs,"
-                + " PostgreSQL %.0f µs, the clients and Kafka %.0f µs%n", SEARCH_INDEXES, WITHOUT_TRIGGERS, cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
+                + " PostgreSQL %.0f µs, the clients and Kafka %.0f µs%n", SEARCH_INDEXES, WITHOUT_TRIGGERS,
+                cpu.service() * 1e6 / calls, cpu.postgres() * 1e6 / calls,
                 cpu.clients() * 1e6 / calls);
         Wal wal = Wal.now();
         System.out.printf("BENCH ingest WAL per call: %,.0f bytes, %.2f full-page images%n",
@@ -183,7 +186,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         measure("  by search ('dragon' in inputs or output, 1 trace in 1000)", "calls/stream_query", page + ", " + search);
         measure("  by search ('griffin', 1 trace in 50)", "calls/stream_query", page + ", " + search.replace("dragon", "griffin"));
         measure("  by search ('weather', most calls)", "calls/stream_query", page + ", " + search.replace("dragon", "weather"));
-        measure("calls/query_stats (roots)", "calls/query_stats", "\"filter\": {\"trace_roots_only\": true}");
+        measure("calls/query_stats (roots)", "calls/query_stats", ROOTS);
         // The baseline: a limit past every call makes the same count from the calls rather than from the rollup.
         measure("  the same counted from the calls (a limit of 10^12)", "calls/query_stats",
                 "\"filter\": {\"trace_roots_only\": true}, \"limit\": 1000000000000");
@@ -279,8 +282,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         });
         Future<?> queries = background.submit(() -> {
             while (!stop.get()) {
-                pages.add(timed("calls/stream_query", page));
-                stats.add(timed("calls/query_stats", "\"filter\": {\"trace_roots_only\": true}"));
+                askFirstPageAndCount(page, pages, stats);
             }
             return null;
         });
@@ -527,6 +529,12 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         System.out.printf("BENCH %-62s p50 %5.0f ms, p95 %5.0f ms (%d runs; %s)%n", label, p[0], p[1], RUNS,
                 path.equals("calls/stream_query") || path.equals("threads/stream_query") ? rows + " rows"
                         : answer.length() + " bytes");
+    }
+
+    /** What the console's calls table asks: its first page, then the count of the project's traces; each timed. */
+    private void askFirstPageAndCount(String page, Queue<Long> pages, Queue<Long> counts) throws Exception {
+        pages.add(timed("calls/stream_query", page));
+        counts.add(timed("calls/query_stats", ROOTS));
     }
 
     private long timed(String path, String fields) throws Exception {
