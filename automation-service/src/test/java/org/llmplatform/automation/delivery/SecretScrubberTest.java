@@ -24,6 +24,12 @@ class SecretScrubberTest {
     }
 
     @Test
+    void aSecretBeyondAsciiIsMaskedInAnyCaseWhereverItRecurs() {
+        SecretScrubber scrubber = SecretScrubber.of(List.of("clé-Ω"));
+        assertEquals("***, *** and *** (url ***)", scrubber.scrub("clé-Ω, CLÉ-ω and Clé-Ω (url cl%c3%a9-%CE%A9)"));
+    }
+
+    @Test
     void absentSecretsAndTextsChangeNothing() {
         SecretScrubber scrubber = SecretScrubber.of(Arrays.asList(null, ""));
         assertEquals("nothing to hide", scrubber.scrub("nothing to hide"));
