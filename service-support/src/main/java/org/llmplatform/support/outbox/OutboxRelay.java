@@ -90,7 +90,8 @@ public class OutboxRelay {
      * backlog for each batch (with {@code id IN (SELECT … LIMIT n)}, every row against every id of the batch: 200 ms a
      * round at 2,000 rows waiting), and a backlog grew faster than it drained.
      */
-    static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext($1)), set_config('plan_cache_mode', 'force_custom_plan', true)";
+    static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext($1)),"
+            + " set_config('plan_cache_mode', 'force_custom_plan', true)";
 
     /** The oldest batch ({@code $1} rows), deleted and returned; its ids are taken once, as an array. */
     static String batchDeletion(String table) {

@@ -50,13 +50,17 @@ class OutboxBatchPlanTest {
     void aBacklogIsTakenABatchAtATimeByAPlanMadeWhileTheOutboxWasEmpty() {
         JsonObject plan = pool.withTransaction(connection -> connection
                         .preparedQuery(OutboxRelay.LOCK).execute(Tuple.of(TABLE))
-                        .chain(() -> connection.query("PREPARE batch(int) AS " + OutboxRelay.batchDeletion(TABLE)).execute())
+                        .chain(() -> connection.query("PREPARE batch(int) AS " + OutboxRelay.batchDeletion(TABLE))
+                                .execute())
                         // PostgreSQL plans a prepared statement's first five executions for their parameters, then
                         // may keep a generic plan.
                         .chain(() -> connection.query(("EXECUTE batch(" + BATCH + ");").repeat(6)).execute())
                         .chain(() -> connection.query("INSERT INTO " + TABLE + " (topic, message_key, payload)"
-                                + " SELECT 'artifact.events', 'k' || i, '{}' FROM generate_series(1, " + BACKLOG + ") i").execute())
-                        .chain(() -> connection.query("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE batch(" + BATCH + ")").execute())
+                                + " SELECT 'artifact.events', 'k' || i, '{}'"
+                                + " FROM generate_series(1, " + BACKLOG + ") i")
+                                .execute())
+                        .chain(() -> connection.query("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE batch(" + BATCH + ")")
+                                .execute())
                         .call(() -> connection.query("DEALLOCATE batch").execute()))
                 .map(rows -> {
                     Row row = rows.iterator().next();
@@ -66,9 +70,9 @@ class OutboxBatchPlanTest {
 
         assertEquals(BATCH, plan.getInteger("Actual Rows"), "one batch deleted");
         long visited = rowsVisited(plan);
-        // Planned for each execution, 1,000. Without the relay's plan_cache_mode its plan, made while the outbox was empty,
-        // read the whole backlog for each batch (20,600), and the earlier `id IN (SELECT … LIMIT n)` joined the backlog
-        // to the batch row by row (7,940,300).
+        // Planned for each execution, 1,000. Without the relay's plan_cache_mode its plan, made while the outbox was
+        // empty, read the whole backlog for each batch (20,600), and the earlier `id IN (SELECT … LIMIT n)` joined the
+        // backlog to the batch row by row (7,940,300).
         assertTrue(visited <= 10 * BATCH, "rows visited for a batch of " + BATCH + " out of " + BACKLOG + ": " + visited
                 + "\n" + plan.encodePrettily());
     }
