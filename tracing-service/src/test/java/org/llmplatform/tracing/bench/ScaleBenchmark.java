@@ -36,8 +36,8 @@ import org.llmplatform.testing.TestIdentities;
  * with 0.5 to 2 KB of messages and answers and their token usage, retrievals, tool calls), in threads of 8 turns,
  * feedback on one trace in 20, spread over the last 30 days, sent by {@code calls/complete} from several clients.
  * Prints the ingest rate (with someone asking the console's calls table now and then) and the bytes on disk per call;
- * then p50/p95 of what the console asks of such a project;
- * then ingest and queries for a while, before and while the project's retention deletes its oldest tenth.
+ * then p50/p95 of what the console asks of such a project; then ingest and queries for a while, before and while the
+ * project's retention deletes its oldest tenth.
  * Run with {@code bench/scale.sh}; not part of the test suite.
  */
 @EnabledIfSystemProperty(named = "bench", matches = "true")
@@ -112,8 +112,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         totalTraces = requests * TRACES_PER_REQUEST;
         origin = Instant.now().minus(Duration.ofDays(DAYS));
 
-        String page = "\"filter\": {\"trace_roots_only\": true}, \"limit\": 50,"
-                + " \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
+        String page = ROOTS + ", \"limit\": 50, \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"desc\"}]";
         AtomicLong sent = new AtomicLong();
         CpuSeconds cpuBefore = CpuSeconds.now();
         Wal walBefore = Wal.now();
@@ -189,7 +188,7 @@ class ScaleBenchmark extends PackagedServiceBenchmark {
         measure("calls/query_stats (roots)", "calls/query_stats", ROOTS);
         // The baseline: a limit past every call makes the same count from the calls rather than from the rollup.
         measure("  the same counted from the calls (a limit of 10^12)", "calls/query_stats",
-                "\"filter\": {\"trace_roots_only\": true}, \"limit\": 1000000000000");
+                ROOTS + ", \"limit\": 1000000000000");
         measure("calls/stats, 30 days hourly", "calls/stats", metrics);
         measure("one trace's tree", "calls/stream_query", "\"filter\": {\"trace_ids\": [\"" + traceId(trace) + "\"]},"
                 + " \"sort_by\": [{\"field\": \"started_at\", \"direction\": \"asc\"}]");
