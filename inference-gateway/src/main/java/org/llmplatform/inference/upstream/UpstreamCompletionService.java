@@ -1,6 +1,8 @@
 package org.llmplatform.inference.upstream;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
@@ -32,10 +34,12 @@ public class UpstreamCompletionService {
     private final OverheadMeter overhead;
     private final ModelAliases aliases;
     private final UpstreamCatalog catalog;
+    private final ObjectMapper json;
 
     public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
-            OverheadMeter overhead, ModelAliases aliases, UpstreamCatalog catalog) {
+            OverheadMeter overhead, ModelAliases aliases, UpstreamCatalog catalog, ObjectMapper json) {
         this.catalog = catalog;
+        this.json = json;
         this.aliases = aliases;
         this.router = router;
         this.limiter = limiter;
@@ -70,6 +74,8 @@ public class UpstreamCompletionService {
                 : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
         boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally(api);
+        // written before the router renames its model for the upstream: the record carries the client's request
+        String request = written(body);
         Instant started = Instant.now();
         return router.forward(body, model, aliases.backend(model), api, base, tally)
                 .map(reply -> {
@@ -84,7 +90,7 @@ public class UpstreamCompletionService {
                         usage.publish(new UsageRecord(UsageRecord.SCHEMA_VERSION, api.idPrefix() + base,
                                 projectId, user, model, tally.prompt.get(), tally.completion.get(),
                                 Duration.between(started, ended).toMillis(), status, started, ended, weaveCallId,
-                                tally.id, UsageRecord.withinLimit(body), UsageRecord.withinLimit(tally.answer(model)),
+                                tally.id, UsageRecord.withinLimitAsWritten(request), answer(reply, tally, model),
                                 failed ? errorOf(failure, reply) : null));
                     };
                     if (reply.isStreamed()) {
@@ -96,6 +102,20 @@ public class UpstreamCompletionService {
                 .onFailure().invoke(permit::release);
     }
 
+    private String written(ObjectNode body) {
+        try {
+            return json.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a parsed request could not be written again", e);
+        }
+    }
+
+    /** A non-streamed answer as the client got it: its text, one JSON value the router read and renamed. */
+    private static JsonNode answer(UpstreamReply reply, Tally tally, String model) {
+        return tally.answered != null && !reply.isStreamed() ? UsageRecord.withinLimitAsWritten(reply.body())
+                : UsageRecord.withinLimit(tally.answer(model));
+    }
+
     private static String errorOf(Throwable failure, UpstreamReply reply) {
         if (failure != null) {
             return String.valueOf(failure.getMessage());
@@ -104,7 +124,7 @@ public class UpstreamCompletionService {
     }
 
     /**
-     * What the upstream answered: a non-streamed completion as the client got it (the model renamed to ours); of a
+     * What the upstream answered: a completion or a Response (a streamed Response's from its last event); of a chat
      * stream, whose chunks are relayed without being read, its id and usage.
      */
     private static final class Tally implements UpstreamRouter.UsageSink {
@@ -135,7 +155,6 @@ public class UpstreamCompletionService {
 
         JsonNode answer(String model) {
             if (answered != null) {
-                // the router renamed its model to ours after counting it
                 return answered;
             }
             if (id == null) {

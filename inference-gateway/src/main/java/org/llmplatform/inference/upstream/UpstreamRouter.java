@@ -1,8 +1,10 @@
 package org.llmplatform.inference.upstream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -43,6 +45,8 @@ public class UpstreamRouter {
     private final Vertx vertx;
     private final UpstreamCatalog catalog;
     private final ObjectMapper json;
+    /** An answer passed on as its text is exactly one JSON value: its usage record carries that text as it is. */
+    private final ObjectReader oneValue;
     private final Map<ClientKey, HttpClient> clients = new ConcurrentHashMap<>();
     private final Map<TemplateKey, RequestOptions> requestTemplates = new ConcurrentHashMap<>();
 
@@ -50,6 +54,7 @@ public class UpstreamRouter {
         this.vertx = vertx;
         this.catalog = catalog;
         this.json = json;
+        this.oneValue = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     public boolean serves(String model) {
@@ -180,7 +185,7 @@ public class UpstreamRouter {
     /** The upstream's bytes as they are, unless the model must be renamed to our public id. */
     private String completion(Buffer body, String model, boolean renamed, UsageSink usage) {
         try {
-            JsonNode completion = json.readTree(body.getBytes());
+            JsonNode completion = oneValue.readTree(body.getBytes());
             if (!(completion instanceof ObjectNode object)) {
                 throw new JsonProcessingException("not a JSON object") {
                 };

@@ -1,5 +1,6 @@
 package org.llmplatform.inference.usage;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
@@ -25,8 +26,14 @@ public class UsageRecordConsumer {
 
     public UsageRecordConsumer(ObjectMapper json, UsageTotalsService usage) {
         // What a record must hold to be counted, UsageTotalsService checks.
-        this.reader = new EventReader<>(json, Topics.INFERENCE_USAGE, UsageRecord.class, record -> Optional.empty());
+        this.reader = new EventReader<>(json.copy().addMixIn(UsageRecord.class, CountsOnly.class), Topics.INFERENCE_USAGE,
+                UsageRecord.class, record -> Optional.empty());
         this.usage = usage;
+    }
+
+    /** The totals need a record's counts: its request and answer are skipped as they are read, never built into trees. */
+    @JsonIgnoreProperties({"request", "response"})
+    private interface CountsOnly {
     }
 
     @Incoming("usage-totals")

@@ -92,6 +92,8 @@ class UpstreamRoutingTest {
         JsonNode usage = UsageTopic.awaitRecord(user + "/inference", "chatcmpl-" + requestId);
         assertEquals(id, usage.path("response_id").asText(), usage.toString());
         assertEquals("hi", usage.at("/request/messages/0/content").asText(), usage.toString());
+        // the client's request, not what the upstream got (its own model name)
+        assertEquals("upstream-small", usage.at("/request/model").asText(), usage.toString());
         assertEquals("Hello there", usage.at("/response/choices/0/message/content").asText(), usage.toString());
         assertEquals("upstream-small", usage.at("/response/model").asText(), usage.toString());
 
@@ -105,6 +107,8 @@ class UpstreamRoutingTest {
         assertEquals(streamedId, streamed.path("response_id").asText(), streamed.toString());
         assertEquals(streamedId, streamed.at("/response/id").asText(), streamed.toString());
         assertEquals(5, streamed.at("/response/usage/prompt_tokens").asInt(), streamed.toString());
+        // the usage chunk the gateway asked the upstream for is not the client's request
+        assertTrue(streamed.at("/request/stream_options").isMissingNode(), streamed.toString());
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.time.Instant;
 
@@ -129,6 +130,18 @@ public record UsageRecord(
             return null;
         }
         return payload.toString().length() <= MAX_PAYLOAD_CHARS ? payload : exceedsLimits();
+    }
+
+    /**
+     * {@code json}, the text of one JSON value the caller already wrote or checked, carried into the record as it is
+     * when within {@value #MAX_PAYLOAD_CHARS} characters, else the placeholder: a payload the gateway holds as text is
+     * neither parsed nor written again.
+     */
+    public static JsonNode withinLimitAsWritten(String json) {
+        if (json == null) {
+            return null;
+        }
+        return json.length() <= MAX_PAYLOAD_CHARS ? JsonNodeFactory.instance.rawValueNode(new RawValue(json)) : exceedsLimits();
     }
 
     /** What stands for a request or response past the limit, as the tracing service writes a column past its own. */

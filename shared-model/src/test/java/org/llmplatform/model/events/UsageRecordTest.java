@@ -57,6 +57,23 @@ class UsageRecordTest {
     }
 
     @Test
+    void aPayloadHeldAsTextIsWrittenAsItIs() throws Exception {
+        Instant at = Instant.parse("2025-01-01T00:00:00Z");
+        String answer = "{\"id\":\"chatcmpl-5\",\"choices\":[{\"message\":{\"content\":\"h\u00e9 \\\"quoted\\\"\"}}]}";
+        UsageRecord answered = new UsageRecord(1, "chatcmpl-5", "team/p", "ada", "m", 3, 2, 1, UsageRecord.SUCCESS, at, at,
+                null, "chatcmpl-5", UsageRecord.withinLimitAsWritten("{\"model\":\"m\"}"),
+                UsageRecord.withinLimitAsWritten(answer), null);
+        UsageRecord read = JSON.readValue(JSON.writeValueAsBytes(answered), UsageRecord.class);
+        assertEquals(JSON.readTree(answer), read.response());
+        assertEquals("h\u00e9 \"quoted\"", read.response().at("/choices/0/message/content").asText());
+        assertEquals("m", read.request().path("model").asText());
+
+        assertEquals(UsageRecord.exceedsLimits(),
+                UsageRecord.withinLimitAsWritten("\"" + "x".repeat(UsageRecord.MAX_PAYLOAD_CHARS) + "\""));
+        assertNull(UsageRecord.withinLimitAsWritten(null));
+    }
+
+    @Test
     void theRequestIdsPrefixNamesTheApi() {
         assertEquals(UsageRecord.Api.CHAT_COMPLETIONS, UsageRecord.Api.of("chatcmpl-1"));
         assertEquals(UsageRecord.Api.COMPLETIONS, UsageRecord.Api.of("cmpl-1"));
