@@ -2,7 +2,7 @@ package org.llmplatform.inference.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
@@ -23,7 +23,7 @@ import org.llmplatform.support.ids.Uuids;
  * then the endpoint's serving, whose answer carries the limits' {@code x-ratelimit-*} headers. From the moment the
  * project is known every refusal, here or later ({@link #refusedLater}), publishes a {@code refused} usage record.
  */
-@ApplicationScoped
+@Singleton
 public class Admission {
 
     private static final Pattern WEAVE_CALL_ID = Pattern.compile("[0-9A-Za-z._-]{1,128}");

@@ -1,6 +1,6 @@
 package org.llmplatform.inference.admission;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.auth.CurrentPrincipal;
@@ -12,7 +12,7 @@ import org.llmplatform.support.auth.ProjectId;
  * {@code <user>/inference}. Application-scoped: the caller is read from the request's {@link CurrentPrincipal},
  * so nothing is built per request.
  */
-@ApplicationScoped
+@Singleton
 public class ProjectAttribution {
 
     private final CurrentPrincipal caller;

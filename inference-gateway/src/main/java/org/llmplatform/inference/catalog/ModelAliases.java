@@ -1,6 +1,6 @@
 package org.llmplatform.inference.catalog;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.TreeMap;
 import org.llmplatform.inference.config.GatewayConfig;
@@ -9,7 +9,7 @@ import org.llmplatform.inference.config.GatewayConfig;
  * Public model names that stand for another backend id ({@code gateway.aliases.<public>=<backend id>}),
  * so clients keep one name while the model behind it changes. Answers keep the public name.
  */
-@ApplicationScoped
+@Singleton
 public class ModelAliases {
 
     private final Map<String, String> aliases;

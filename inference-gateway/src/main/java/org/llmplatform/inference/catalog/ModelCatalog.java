@@ -1,7 +1,7 @@
 package org.llmplatform.inference.catalog;
 
 import io.quarkus.runtime.Startup;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Collection;
@@ -17,7 +17,7 @@ import org.llmplatform.llama.LlamaEngine;
  * or unreadable is skipped with a warning, so the gateway starts without any model file.
  */
 @Startup
-@ApplicationScoped
+@Singleton
 public class ModelCatalog {
 
     private static final Logger LOG = Logger.getLogger(ModelCatalog.class);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.function.Function;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.AdmittedCall;
@@ -20,7 +20,7 @@ import org.llmplatform.model.auth.Principal;
  * {@link UpstreamChatRoute}): admits the request, then relays it to the upstream serving its model or runs it on the
  * embedded engine. Everything that can be refused is refused before the first byte, as a normal HTTP error.
  */
-@ApplicationScoped
+@Singleton
 public class ChatService {
 
     private final Admission admission;

@@ -17,7 +17,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -46,7 +46,7 @@ import org.llmplatform.support.error.ErrorResponses;
  * models, a missing or unknown key, a body the endpoint refuses, and the rare relays a route leaves alone (HTTP/2, a
  * chunked body).
  */
-@ApplicationScoped
+@Singleton
 public class RelayRoutes {
 
     /** What a route needs of its endpoint. {@code R}: the endpoint's parsed request. */

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.Router;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import org.llmplatform.inference.admission.CallHeaders;
 import org.llmplatform.model.auth.Principal;
 
@@ -13,7 +13,7 @@ import org.llmplatform.model.auth.Principal;
  * {@code POST /v1/chat/completions} for the models of {@code gateway.upstreams}, on a plain Vert.x route
  * ({@link RelayRoutes}) ahead of {@link ChatCompletionsResource}, answered by the same {@link ChatService}.
  */
-@ApplicationScoped
+@Singleton
 public class UpstreamChatRoute implements RelayRoutes.Endpoint<ChatRequest> {
 
     private final ChatService chat;

@@ -2,13 +2,13 @@ package org.llmplatform.inference.checkpoints;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.llmplatform.llama.LlamaEngine;
 import org.llmplatform.llama.lora.LoraAdapter;
 import org.llmplatform.support.blob.AdapterBlobs;
 
 /** Reads a LoRA checkpoint from the blob store and merges it into a copy of the base engine's weights, on a worker thread. */
-@ApplicationScoped
+@Singleton
 public class AdapterLoader {
 
     private final AdapterBlobs blobs;

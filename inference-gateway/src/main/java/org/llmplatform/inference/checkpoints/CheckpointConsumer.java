@@ -2,7 +2,7 @@ package org.llmplatform.inference.checkpoints;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 import org.llmplatform.model.Topics;
@@ -14,7 +14,7 @@ import org.llmplatform.support.messaging.EventReader;
  * record is acknowledged once the registration is committed (a redelivery registers nothing new); one
  * that cannot be registered is nacked and lands in {@code training.checkpoints.dlq}.
  */
-@ApplicationScoped
+@Singleton
 public class CheckpointConsumer {
 
     private static final Logger LOG = Logger.getLogger(CheckpointConsumer.class);

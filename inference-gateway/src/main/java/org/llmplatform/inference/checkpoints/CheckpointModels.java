@@ -1,7 +1,7 @@
 package org.llmplatform.inference.checkpoints;
 
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.llmplatform.support.auth.CurrentPrincipal;
  * Adapters are loaded on first use and kept in a bounded least-recently-used cache. The caller's key (from
  * {@link CurrentPrincipal}) asks the training-service about names not registered here yet.
  */
-@ApplicationScoped
+@Singleton
 public class CheckpointModels {
 
     private static final Logger LOG = Logger.getLogger(CheckpointModels.class);

@@ -4,14 +4,14 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /** The SQL over {@code inference.checkpoints}. */
-@ApplicationScoped
+@Singleton
 public class CheckpointStore {
 
     private static final String COLUMNS = "entity, project, model_name, step, model_id, base_model, artifact_uri";

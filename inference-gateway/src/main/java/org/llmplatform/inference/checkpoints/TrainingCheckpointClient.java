@@ -8,7 +8,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -25,7 +25,7 @@ import org.llmplatform.model.events.CheckpointSaved;
  * checkpoint name serves as the training API knows it, which may be ahead of what {@code training.checkpoints} has
  * brought this gateway. Asked with the caller's own key, so the training-service applies its own access rules.
  */
-@ApplicationScoped
+@Singleton
 public class TrainingCheckpointClient {
 
     private static final Logger LOG = Logger.getLogger(TrainingCheckpointClient.class);

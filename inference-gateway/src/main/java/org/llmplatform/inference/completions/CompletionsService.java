@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.admission.CallHeaders;
@@ -19,7 +19,7 @@ import org.llmplatform.model.auth.Principal;
  * {@code POST /v1/completions}: admits the request, then relays it to the upstream serving its model (as it came,
  * vLLM's refusals of fields the engine cannot serve left to the upstream) or runs it on the embedded engine.
  */
-@ApplicationScoped
+@Singleton
 public class CompletionsService {
 
     private final Admission admission;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ import org.llmplatform.support.ids.Uuids;
  * choices each; the echoed prompt with its logprobs; a stream of {@code text_completion} chunks, one per token.
  * Its usage record is published when it ends, however it ends.
  */
-@ApplicationScoped
+@Singleton
 public class EngineCompletions {
 
     private static final Logger LOG = Logger.getLogger(EngineCompletions.class);

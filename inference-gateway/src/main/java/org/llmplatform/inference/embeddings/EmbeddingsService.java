@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.llmplatform.inference.admission.Admission;
 import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.admission.CallHeaders;
@@ -16,7 +16,7 @@ import org.llmplatform.model.auth.Principal;
 import org.llmplatform.support.error.ApiException;
 
 /** {@code POST /v1/embeddings}: admits the request, then relays it to its model's upstream or embeds on the engine. */
-@ApplicationScoped
+@Singleton
 public class EmbeddingsService {
 
     private final Admission admission;

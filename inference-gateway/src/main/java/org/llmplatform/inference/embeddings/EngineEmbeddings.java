@@ -3,7 +3,7 @@ package org.llmplatform.inference.embeddings;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.llmplatform.support.ids.Uuids;
  * computed on an engine worker under the project's concurrency slot. The usage record carries the answer without
  * its vectors: the tokens and the inputs are what a trace of it shows.
  */
-@ApplicationScoped
+@Singleton
 public class EngineEmbeddings {
 
     private final EngineChatService engine;

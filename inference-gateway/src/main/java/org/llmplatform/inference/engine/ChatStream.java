@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Multi;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -21,7 +21,7 @@ import org.llmplatform.model.errors.OpenAiError;
  * non-empty delta, the finish chunk of each choice, the usage chunk when asked, then {@code [DONE]};
  * a failure after the stream began is one in-band {@code {"error":…}} event before {@code [DONE]}.
  */
-@ApplicationScoped
+@Singleton
 public class ChatStream {
 
     private static final Logger LOG = Logger.getLogger(ChatStream.class);

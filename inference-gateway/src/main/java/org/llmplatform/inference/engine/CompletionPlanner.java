@@ -1,6 +1,6 @@
 package org.llmplatform.inference.engine;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +21,7 @@ import org.llmplatform.llama.SamplingParams;
  * vLLM's serving-level checks (docs/inference-gateway.md#serving-checks, all 400 with vLLM's messages, 404 for an unknown
  * model) and the mapping of a valid request onto the engine's sampling parameters.
  */
-@ApplicationScoped
+@Singleton
 public class CompletionPlanner {
 
     /** The name our server gives its structured-output backend: constrained sampling by regular expression. */

@@ -2,14 +2,14 @@ package org.llmplatform.inference.engine;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import org.llmplatform.inference.admission.AdmittedCall;
 import org.llmplatform.inference.chat.ChatCompletion;
 import org.llmplatform.inference.chat.ChatRequest;
 import org.llmplatform.inference.chat.EmbeddedChat;
 
 /** Chat completions on the embedded engine, streamed as {@link ChatStream}'s events or collected into one answer. */
-@ApplicationScoped
+@Singleton
 public class EngineChat implements EmbeddedChat {
 
     private final EngineChatService engine;

@@ -3,7 +3,7 @@ package org.llmplatform.inference.engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ import org.llmplatform.support.ids.Uuids;
  * Accepts chat completions (plan, concurrency slot, ids), runs them on the engine and publishes their
  * usage record when they end, however they end.
  */
-@ApplicationScoped
+@Singleton
 public class EngineChatService {
 
     private final CompletionPlanner planner;

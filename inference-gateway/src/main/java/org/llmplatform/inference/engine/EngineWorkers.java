@@ -1,7 +1,7 @@
 package org.llmplatform.inference.engine;
 
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -17,7 +17,7 @@ import org.llmplatform.inference.config.GatewayConfig;
  * pass without waking another pool's thread: each hand-off between threads costs a scheduler wake-up,
  * which on a busy machine is worth more than the forward pass of a small model.
  */
-@ApplicationScoped
+@Singleton
 public class EngineWorkers implements Executor {
 
     private final ThreadPoolExecutor pool;

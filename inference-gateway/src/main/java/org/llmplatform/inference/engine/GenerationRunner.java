@@ -2,7 +2,7 @@ package org.llmplatform.inference.engine;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.MultiEmitter;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.llmplatform.inference.config.GatewayConfig;
@@ -14,7 +14,7 @@ import org.llmplatform.llama.LlamaEngine;
  * Runs the choices of a plan on {@link EngineWorkers}, a few tokens per turn, and emits their tokens
  * as they come. Cancelling the subscription (a client that went away) stops the generations.
  */
-@ApplicationScoped
+@Singleton
 public class GenerationRunner {
 
     private final EngineWorkers workers;

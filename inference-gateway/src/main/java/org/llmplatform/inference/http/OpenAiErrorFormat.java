@@ -1,7 +1,7 @@
 package org.llmplatform.inference.http;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.llmplatform.model.errors.OpenAiError;
@@ -13,7 +13,7 @@ import org.llmplatform.support.error.ErrorFormat;
  * SDKs parse. Schema errors stay FastAPI's 422 {@code {"detail":[…]}} with the same error object
  * beside it, because the openai npm SDK shows a 422 without one as "(no body)".
  */
-@ApplicationScoped
+@Singleton
 public class OpenAiErrorFormat implements ErrorFormat {
 
     /** {@code {"error": {...}}}. */

@@ -1,6 +1,6 @@
 package org.llmplatform.inference.limits;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -9,7 +9,7 @@ import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.inference.http.OpenAiException;
 
 /** W&B Inference's limit: requests of one project in flight at once, not requests per minute. */
-@ApplicationScoped
+@Singleton
 public class ConcurrencyLimiter {
 
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();

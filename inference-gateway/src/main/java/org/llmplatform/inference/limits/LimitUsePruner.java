@@ -4,8 +4,8 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import org.llmplatform.support.worker.ExpiredRowsPruner;
 
@@ -13,7 +13,7 @@ import org.llmplatform.support.worker.ExpiredRowsPruner;
  * Forgets the counters of windows that ended: a row's window starts at most a month before it ends, so rows whose
  * window started more than 32 days ago are of no window still running. Hourly, in batches.
  */
-@ApplicationScoped
+@Singleton
 public class LimitUsePruner {
 
     private static final Duration INTERVAL = Duration.ofHours(1);

@@ -2,7 +2,7 @@ package org.llmplatform.inference.limits;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +20,7 @@ import org.llmplatform.support.error.ApiException;
  * project reads them; only an admin of its team (of a user's own entity: that user) or a platform administrator
  * changes them. A change is in force at once on this replica, within {@code gateway.limits.refresh} on the others.
  */
-@ApplicationScoped
+@Singleton
 public class LimitsService {
 
     private static final Set<String> FIELDS = Set.of("requests_per_minute", "tokens_per_minute", "tokens_per_day",

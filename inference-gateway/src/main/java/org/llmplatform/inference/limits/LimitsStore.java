@@ -5,7 +5,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -14,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** The SQL over {@code inference.limits} and {@code inference.limit_use}. */
-@ApplicationScoped
+@Singleton
 public class LimitsStore {
 
     /** The project's own limits have the key id {@value}. */

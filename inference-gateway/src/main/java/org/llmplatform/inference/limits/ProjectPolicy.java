@@ -1,6 +1,6 @@
 package org.llmplatform.inference.limits;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +13,7 @@ import org.llmplatform.inference.http.OpenAiException;
  * The models a project may use (docs/inference-gateway.md#project-rules), from the configuration; what it may spend is
  * {@link RateLimits}'.
  */
-@ApplicationScoped
+@Singleton
 public class ProjectPolicy {
 
     private final GatewayConfig config;

@@ -5,8 +5,8 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import org.llmplatform.inference.http.OpenAiException;
  * {@code gateway.limits.flush}. The limits themselves are read from memory, reloaded from the database every
  * {@code gateway.limits.refresh} (at once on the replica that changed them).
  */
-@ApplicationScoped
+@Singleton
 public class RateLimits {
 
     private static final Logger LOG = Logger.getLogger(RateLimits.class);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ import org.llmplatform.support.auth.ProjectId;
  * into a Response or its event stream. A translated response is stored for its project unless {@code store} is false,
  * before its client hears it is complete, so that {@code previous_response_id} can continue it at once.
  */
-@ApplicationScoped
+@Singleton
 public class ResponsesService {
 
     private final Admission admission;

@@ -5,11 +5,11 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Optional;
 
 /** The SQL over {@code inference.responses}: stored responses, each its project's only. */
-@ApplicationScoped
+@Singleton
 public class ResponsesStore {
 
     /** A stored response: the items of its conversation up to its own input, and the Response, as JSON texts. */

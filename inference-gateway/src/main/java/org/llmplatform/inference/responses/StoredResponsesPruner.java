@@ -5,8 +5,8 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.support.worker.ExpiredRowsPruner;
@@ -15,7 +15,7 @@ import org.llmplatform.support.worker.ExpiredRowsPruner;
  * Forgets stored responses older than {@code gateway.responses.kept} (default 30 days, as OpenAI keeps them), hourly,
  * in batches: a response past it is neither readable nor continued by {@code previous_response_id}.
  */
-@ApplicationScoped
+@Singleton
 public class StoredResponsesPruner {
 
     private static final Duration INTERVAL = Duration.ofHours(1);

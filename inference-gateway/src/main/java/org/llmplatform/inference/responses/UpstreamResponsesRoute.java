@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.Router;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import org.llmplatform.inference.admission.CallHeaders;
 import org.llmplatform.inference.chat.ChatAnswer;
 import org.llmplatform.inference.chat.RelayRoutes;
@@ -17,7 +17,7 @@ import org.llmplatform.support.body.FieldLimits;
  * API, translated into a chat completion for the others), on a plain Vert.x route ({@link RelayRoutes}) ahead of
  * {@link ResponsesResource}, answered by the same {@link ResponsesService}.
  */
-@ApplicationScoped
+@Singleton
 public class UpstreamResponsesRoute implements RelayRoutes.Endpoint<ResponsesRequest> {
 
     private final ResponsesService responses;

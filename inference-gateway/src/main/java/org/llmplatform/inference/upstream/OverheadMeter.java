@@ -2,7 +2,7 @@ package org.llmplatform.inference.upstream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * to an upstream, the time spent in the gateway itself, reported apart from end-to-end latency as
  * LiteLLM does: before the upstream was asked, plus turning its answer (every event of a stream) into ours.
  */
-@ApplicationScoped
+@Singleton
 public class OverheadMeter {
 
     private final MeterRegistry registry;

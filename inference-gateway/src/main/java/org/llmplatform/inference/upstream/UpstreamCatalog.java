@@ -1,13 +1,13 @@
 package org.llmplatform.inference.upstream;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.llmplatform.inference.config.GatewayConfig;
 
 /** The upstream-served models of {@code gateway.upstreams.*}, by public id. */
-@ApplicationScoped
+@Singleton
 public class UpstreamCatalog {
 
     private final Map<String, GatewayConfig.Upstream> upstreams;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,7 +25,7 @@ import org.llmplatform.support.ids.Uuids;
  * Requests of upstream-served models (chat, completions, embeddings): the same concurrency limit and usage records as the
  * engine's, and the gateway's overhead (end-to-end time minus the time spent waiting on the upstream).
  */
-@ApplicationScoped
+@Singleton
 public class UpstreamCompletionService {
 
     private final UpstreamRouter router;

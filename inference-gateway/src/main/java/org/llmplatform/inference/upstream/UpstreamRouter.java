@@ -16,7 +16,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -37,7 +37,7 @@ import org.llmplatform.model.errors.OpenAiError;
  * what fails after that is an in-band error event. Streams are relayed as they come by {@link SseRelay},
  * and usage is always requested upstream so every request is counted.
  */
-@ApplicationScoped
+@Singleton
 public class UpstreamRouter {
 
     private static final Logger LOG = Logger.getLogger(UpstreamRouter.class);

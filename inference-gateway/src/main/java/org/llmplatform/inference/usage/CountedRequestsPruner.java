@@ -5,8 +5,8 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import org.llmplatform.inference.config.GatewayConfig;
 import org.llmplatform.support.worker.ExpiredRowsPruner;
@@ -16,7 +16,7 @@ import org.llmplatform.support.worker.ExpiredRowsPruner;
  * ({@link GatewayConfig.Usage#countedRequestsKept()}): the ids are kept only to count a record once, and one row
  * per request ever made grew the database by about 150 bytes a request without end. Hourly, in batches.
  */
-@ApplicationScoped
+@Singleton
 public class CountedRequestsPruner {
 
     private static final Duration INTERVAL = Duration.ofHours(1);

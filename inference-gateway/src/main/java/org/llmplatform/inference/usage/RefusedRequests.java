@@ -1,7 +1,7 @@
 package org.llmplatform.inference.usage;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.Instant;
 import org.llmplatform.model.events.UsageRecord;
@@ -15,7 +15,7 @@ import org.llmplatform.support.ids.Uuids;
  * counts it as an errored request. A request whose project is not known (no key, a project the key may not use) is
  * no project's and has none.
  */
-@ApplicationScoped
+@Singleton
 public class RefusedRequests {
 
     /** The model of a refused request that named none. */

@@ -5,8 +5,8 @@ import io.quarkus.kafka.client.serialization.ObjectMapperSerializer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,7 +38,7 @@ import org.llmplatform.model.events.UsageRecord;
  * beyond that, or one the broker refuses, is logged as lost. On shutdown the queue is sent and the producer
  * flushed before the service stops.
  */
-@ApplicationScoped
+@Singleton
 public class UsagePublisher {
 
     private static final Logger LOG = Logger.getLogger(UsagePublisher.class);

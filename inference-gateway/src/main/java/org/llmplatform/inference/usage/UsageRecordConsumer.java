@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.Optional;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.llmplatform.model.Topics;
@@ -18,7 +18,7 @@ import org.llmplatform.support.messaging.PollConsumer;
  * record that cannot be counted lands alone in {@code inference.usage.dlq}; the poll is acknowledged once
  * the others' totals are committed.
  */
-@ApplicationScoped
+@Singleton
 public class UsageRecordConsumer {
 
     private final EventReader<UsageRecord> reader;

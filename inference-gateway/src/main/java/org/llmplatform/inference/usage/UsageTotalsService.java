@@ -1,7 +1,7 @@
 package org.llmplatform.inference.usage;
 
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -15,7 +15,7 @@ import org.llmplatform.support.error.ApiException;
 import org.llmplatform.support.messaging.PollConsumer.Refusal;
 
 /** The gateway's per-project, per-model usage totals, counted once per request id. */
-@ApplicationScoped
+@Singleton
 public class UsageTotalsService {
 
     private static final String SUCCESS = "success";

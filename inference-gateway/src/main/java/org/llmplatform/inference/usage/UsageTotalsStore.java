@@ -5,7 +5,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /** The SQL over {@code inference.usage_requests}, {@code inference.usage_totals} and {@code inference.usage_daily}. */
-@ApplicationScoped
+@Singleton
 public class UsageTotalsStore {
 
     /** One completion to add to its project's and model's totals. */
