@@ -92,10 +92,21 @@ cpu_snapshot() {  # cpu_snapshot PID: that process's ticks, then the rest of the
     echo "$(cpu_ticks "$1") 0"
   fi
 }
+# settle PID: returns once the process PID and, for our gateway, the rest of the platform are idle again (under a
+# fifth of a core for a second, at most a minute): the usage records of a run are consumed after its last answer (by
+# the gateway's totals and the tracing-service), and that work belongs to the run, not to the next one
+settle() {
+  local before after
+  for _ in $(seq 60); do
+    before=$(cpu_snapshot "$1"); sleep 1; after=$(cpu_snapshot "$1")
+    [ $(( ${after% *} + ${after#* } - ${before% *} - ${before#* } )) -le $(( $(getconf CLK_TCK) / 5 )) ] && return
+  done
+}
 # measured PID RUNNER ARGS...: runs a run, which prints one JSON line, and records that line with the CPU per
-# answered request of the process PID (our gateway, Portkey) and, for ours, of the rest of the platform
+# answered request of the process PID (our gateway, Portkey) and, for ours, of the rest of the platform, counted
+# until the work the run caused is done
 measured() {
-  local pid=$1 before line; shift; before=$(cpu_snapshot "$pid"); line=$("$@")
+  local pid=$1 before line; shift; settle "$pid"; before=$(cpu_snapshot "$pid"); line=$("$@"); settle "$pid"
   echo "$line" | node -e 'let s = ""; process.stdin.on("data", d => s += d).on("end", () => { const r = JSON.parse(s);
     const [before, after, tick, ours] = process.argv.slice(1); const perRequest = (i) => r.ok > 0
       ? Math.round((Number(after.split(" ")[i]) - Number(before.split(" ")[i])) * 1e6 / Number(tick) / r.ok) : null;
