@@ -26,12 +26,12 @@ public class UsageRecordConsumer {
 
     public UsageRecordConsumer(ObjectMapper json, UsageTotalsService usage) {
         // What a record must hold to be counted, UsageTotalsService checks.
-        this.reader = new EventReader<>(json.copy().addMixIn(UsageRecord.class, CountsOnly.class), Topics.INFERENCE_USAGE,
-                UsageRecord.class, record -> Optional.empty());
+        this.reader = new EventReader<>(json.copy().addMixIn(UsageRecord.class, CountsOnly.class),
+                Topics.INFERENCE_USAGE, UsageRecord.class, record -> Optional.empty());
         this.usage = usage;
     }
 
-    /** The totals need a record's counts: its request and answer are skipped as they are read, never built into trees. */
+    /** The totals need a record's counts: its request and answer are skipped as they are read, not built into trees. */
     @JsonIgnoreProperties({"request", "response"})
     private interface CountsOnly {
     }

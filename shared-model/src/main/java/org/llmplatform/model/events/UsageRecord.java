@@ -141,7 +141,8 @@ public record UsageRecord(
         if (json == null) {
             return null;
         }
-        return json.length() <= MAX_PAYLOAD_CHARS ? JsonNodeFactory.instance.rawValueNode(new RawValue(json)) : exceedsLimits();
+        return json.length() <= MAX_PAYLOAD_CHARS ? JsonNodeFactory.instance.rawValueNode(new RawValue(json))
+                : exceedsLimits();
     }
 
     /** What stands for a request or response past the limit, as the tracing service writes a column past its own. */

@@ -60,8 +60,8 @@ class UsageRecordTest {
     void aPayloadHeldAsTextIsWrittenAsItIs() throws Exception {
         Instant at = Instant.parse("2025-01-01T00:00:00Z");
         String answer = "{\"id\":\"chatcmpl-5\",\"choices\":[{\"message\":{\"content\":\"h\u00e9 \\\"quoted\\\"\"}}]}";
-        UsageRecord answered = new UsageRecord(1, "chatcmpl-5", "team/p", "ada", "m", 3, 2, 1, UsageRecord.SUCCESS, at, at,
-                null, "chatcmpl-5", UsageRecord.withinLimitAsWritten("{\"model\":\"m\"}"),
+        UsageRecord answered = new UsageRecord(1, "chatcmpl-5", "team/p", "ada", "m", 3, 2, 1, UsageRecord.SUCCESS, at,
+                at, null, "chatcmpl-5", UsageRecord.withinLimitAsWritten("{\"model\":\"m\"}"),
                 UsageRecord.withinLimitAsWritten(answer), null);
         UsageRecord read = JSON.readValue(JSON.writeValueAsBytes(answered), UsageRecord.class);
         assertEquals(JSON.readTree(answer), read.response());
