@@ -69,13 +69,13 @@ public class UpstreamCompletionService {
         String user = call.user();
         String requestIdHeader = call.requestIdHeader();
         String weaveCallId = call.weaveCallId();
+        // written before the router renames its model for the upstream: the record carries the client's request
+        String request = written(body);
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
         boolean stream = body.path("stream").asBoolean(false);
         Tally tally = new Tally(api);
-        // written before the router renames its model for the upstream: the record carries the client's request
-        String request = written(body);
         Instant started = Instant.now();
         return router.forward(body, model, aliases.backend(model), api, base, tally)
                 .map(reply -> {
