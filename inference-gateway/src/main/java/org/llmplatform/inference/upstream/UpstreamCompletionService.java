@@ -1,8 +1,6 @@
 package org.llmplatform.inference.upstream;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
@@ -34,12 +32,10 @@ public class UpstreamCompletionService {
     private final OverheadMeter overhead;
     private final ModelAliases aliases;
     private final UpstreamCatalog catalog;
-    private final ObjectMapper json;
 
     public UpstreamCompletionService(UpstreamRouter router, ConcurrencyLimiter limiter, UsagePublisher usage,
-            OverheadMeter overhead, ModelAliases aliases, UpstreamCatalog catalog, ObjectMapper json) {
+            OverheadMeter overhead, ModelAliases aliases, UpstreamCatalog catalog) {
         this.catalog = catalog;
-        this.json = json;
         this.aliases = aliases;
         this.router = router;
         this.limiter = limiter;
@@ -70,7 +66,7 @@ public class UpstreamCompletionService {
         String requestIdHeader = call.requestIdHeader();
         String weaveCallId = call.weaveCallId();
         // written before the router renames its model for the upstream: the record carries the client's request
-        String request = written(body);
+        String request = body.toString();
         ConcurrencyLimiter.Permit permit = limiter.acquire(projectId);
         String base = requestIdHeader != null && !requestIdHeader.isBlank() ? requestIdHeader
                 : body.path("request_id").isTextual() ? body.get("request_id").asText() : Uuids.v7().toString();
@@ -100,14 +96,6 @@ public class UpstreamCompletionService {
                     return reply.withOverhead(beforeFirstByte);
                 })
                 .onFailure().invoke(permit::release);
-    }
-
-    private String written(ObjectNode body) {
-        try {
-            return json.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a parsed request could not be written again", e);
-        }
     }
 
     /** A non-streamed answer as the client got it: its text, one JSON value the router read and renamed. */
