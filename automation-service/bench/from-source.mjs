@@ -63,6 +63,27 @@ async function call(base, method, path, body, expected) {
   return text ? JSON.parse(text) : null;
 }
 
+// The paced requests go through node:http with a keep-alive agent: at 400/s fetch took this process 30 % of a core and
+// node:http 16-18 %, CPU taken from the platform it measures when both share two cores.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+
+/** POSTs a JSON body; resolves with the answer's status once its body is read, rejects after 30 s without progress. */
+function post(url, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: 'POST', agent, timeout: 30_000,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
+    }, (response) => {
+      response.on('data', () => {});
+      response.on('end', () => resolve(response.statusCode));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 30 s')));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 // --- set-up through the public APIs ---------------------------------------------------------------------
 const secret = `hookbench_${Date.now()}`;
 await call(automationUrl, 'PUT', `/secrets/${entity}/${secret}`, { value: 'whsec_aG9va2JlbmNoLXNpZ25pbmctc2VjcmV0' }, 200);
@@ -94,14 +115,10 @@ async function paced(rate, seconds, fire) {
 async function createObject(objectId) {
   const sentAt = performance.now();
   try {
-    const response = await fetch(`${tracingUrl}/obj/create`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ obj: { project_id: projectId, object_id: objectId, val: { object_id: objectId } } }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    await response.arrayBuffer();
-    return { objectId, sentAt, answeredAt: performance.now(), acknowledged: response.status === 200, status: response.status };
+    const status = await post(`${tracingUrl}/obj/create`,
+      JSON.stringify({ obj: { project_id: projectId, object_id: objectId, val: { object_id: objectId } } }),
+      { Authorization: `Bearer ${key}` });
+    return { objectId, sentAt, answeredAt: performance.now(), acknowledged: status === 200, status };
   } catch (error) {
     return { objectId, sentAt, answeredAt: performance.now(), acknowledged: false, status: String(error) };
   }
@@ -110,11 +127,7 @@ async function createObject(objectId) {
 async function postDirect(probeId) {
   const sentAt = performance.now();
   try {
-    const response = await fetch(receiverUrl, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ object_id: probeId }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    await response.arrayBuffer();
+    await post(receiverUrl, JSON.stringify({ object_id: probeId }));
   } catch {
     // an overloaded machine: the probe is counted as not arrived, the run goes on
   }

@@ -24,23 +24,33 @@ public class ObjectStore {
 
     private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 7))";
 
-    private static final String STATE = """
-            SELECT (SELECT coalesce(max(version_index) + 1, 0) FROM tracing.objects
-                        WHERE project_id = $1 AND object_id = $2 AND kind = $3) AS next_index,
-                   (SELECT deleted_at IS NULL FROM tracing.objects
-                        WHERE project_id = $1 AND object_id = $2 AND kind = $3 AND digest = $4) AS live""";
-
-    private static final String UNMARK_LATEST = """
-            UPDATE tracing.objects SET is_latest = false
-            WHERE project_id = $1 AND object_id = $2 AND kind = $3 AND is_latest""";
-
-    /** A deleted digest published again comes back as the newest version. */
-    private static final String INSERT = """
-            INSERT INTO tracing.objects (project_id, object_id, kind, digest, version_index, is_latest, base_object_class,
-                leaf_object_class, val_dump, svc_user_id, created_at)
-            VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, $10)
-            ON CONFLICT (project_id, object_id, kind, digest) DO UPDATE SET version_index = excluded.version_index,
-                is_latest = true, deleted_at = NULL, created_at = excluded.created_at, svc_user_id = excluded.svc_user_id""";
+    /**
+     * Under the object's lock (taken by the statement before, so this one's snapshot sees every version committed
+     * before it): the version's index when its digest is live already, else the newest index + 1 for a version
+     * inserted as the latest, the previous latest unmarked. A deleted digest published again comes back as the
+     * newest version. One statement, so one round trip on the path every new version takes.
+     */
+    private static final String PUBLISH = """
+            WITH state AS (
+                SELECT (SELECT coalesce(max(version_index) + 1, 0) FROM tracing.objects
+                            WHERE project_id = $1 AND object_id = $2 AND kind = $3) AS next_index,
+                       (SELECT version_index FROM tracing.objects
+                            WHERE project_id = $1 AND object_id = $2 AND kind = $3 AND digest = $4
+                              AND deleted_at IS NULL) AS live_index),
+            unmarked AS (
+                UPDATE tracing.objects SET is_latest = false
+                WHERE project_id = $1 AND object_id = $2 AND kind = $3 AND is_latest
+                  AND (SELECT live_index FROM state) IS NULL),
+            inserted AS (
+                INSERT INTO tracing.objects (project_id, object_id, kind, digest, version_index, is_latest, base_object_class,
+                    leaf_object_class, val_dump, svc_user_id, created_at)
+                SELECT $1, $2, $3, $4, next_index, true, $5::text, $6::text, $7::text, $8::text, $9::timestamptz FROM state
+                WHERE live_index IS NULL
+                ON CONFLICT (project_id, object_id, kind, digest) DO UPDATE SET version_index = excluded.version_index,
+                    is_latest = true, deleted_at = NULL, created_at = excluded.created_at, svc_user_id = excluded.svc_user_id
+                RETURNING version_index)
+            SELECT coalesce((SELECT version_index FROM inserted), live_index) AS version_index, live_index IS NULL AS created
+            FROM state""";
 
     private static final String LIVE_VERSIONS = "SELECT " + ObjectVersion.COLUMNS
             + " FROM tracing.objects WHERE project_id = $1 AND object_id = $2 AND deleted_at IS NULL";
@@ -74,24 +84,15 @@ public class ObjectStore {
     public Uni<Published> publish(NewObjectVersion version, BiFunction<Integer, OffsetDateTime, List<OutboxMessage>> announce) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         return pool.withTransaction(tx -> lock(tx, version.projectId(), version.objectId())
-                .chain(() -> tx.preparedQuery(STATE).execute(Tuple.of(version.projectId(), version.objectId(), version.kind(),
-                        version.digest())))
-                .chain(state -> {
-                    Row row = state.iterator().next();
-                    Boolean live = row.getBoolean("live");
-                    if (Boolean.TRUE.equals(live)) {
-                        return tx.preparedQuery("SELECT version_index FROM tracing.objects WHERE project_id = $1 "
-                                        + "AND object_id = $2 AND kind = $3 AND digest = $4")
-                                .execute(Tuple.of(version.projectId(), version.objectId(), version.kind(), version.digest()))
-                                .map(existing -> new Published(existing.iterator().next().getInteger("version_index"), false));
-                    }
-                    int index = row.getInteger("next_index");
-                    return tx.preparedQuery(UNMARK_LATEST).execute(Tuple.of(version.projectId(), version.objectId(), version.kind()))
-                            .chain(() -> tx.preparedQuery(INSERT).execute(Tuple.from(new Object[] {version.projectId(),
-                                    version.objectId(), version.kind(), version.digest(), index, version.baseObjectClass(),
-                                    version.leafObjectClass(), version.valDump(), version.svcUserId(), now})))
-                            .chain(() -> outbox.add(tx, announce.apply(index, now)))
-                            .replaceWith(new Published(index, true));
+                .chain(() -> tx.preparedQuery(PUBLISH).execute(Tuple.from(new Object[] {version.projectId(), version.objectId(),
+                        version.kind(), version.digest(), version.baseObjectClass(), version.leafObjectClass(), version.valDump(),
+                        version.svcUserId(), now})))
+                .chain(rows -> {
+                    Row row = rows.iterator().next();
+                    Published published = new Published(row.getInteger("version_index"), row.getBoolean("created"));
+                    return published.created()
+                            ? outbox.add(tx, announce.apply(published.versionIndex(), now)).replaceWith(published)
+                            : Uni.createFrom().item(published);
                 }))
                 .invoke(published -> {
                     if (published.created()) {

@@ -11,6 +11,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
@@ -200,6 +205,30 @@ class ObjectApiTest {
 
         assertEquals(v1, create("o", Map.of("a", 1)));
         read("o", "latest").statusCode(200).body("obj.digest", equalTo(v1)).body("obj.version_index", equalTo(4));
+    }
+
+    /** Publishes of one object serialise on its lock: each reads the versions committed before it. */
+    @Test
+    void concurrentPublishesOfOneObjectGetDistinctIndicesAndOneLatest() throws Exception {
+        int publishes = 24;
+        ExecutorService senders = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> digests = new ArrayList<>();
+            for (int i = 0; i < publishes; i++) {
+                int value = i;
+                digests.add(senders.submit(() -> create("race", Map.of("a", value))));
+            }
+            for (Future<String> digest : digests) {
+                digest.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            senders.shutdownNow();
+        }
+        List<Map<String, Object>> versions = query(Map.of());
+        assertEquals(IntStream.range(0, publishes).boxed().toList(),
+                versions.stream().map(version -> (Integer) version.get("version_index")).sorted().toList());
+        assertEquals(1, versions.stream().filter(version -> Integer.valueOf(1).equals(version.get("is_latest"))).count());
+        read("race", "latest").statusCode(200).body("obj.version_index", equalTo(publishes - 1));
     }
 
     @Test
