@@ -25,6 +25,31 @@ public class DeliveryStore {
             d.id, d.automation_id, d.event_id, e.event_type, d.webhook_id, d.status, d.attempt_count, d.next_attempt_at,
             d.last_status_code, d.last_error, d.payload_masked, d.created_at, d.updated_at""";
 
+    /**
+     * Records finished attempts ({@code $1}, a JSON array) and moves their deliveries on; clears the failure streak
+     * of the webhooks in {@code $2}. The deliveries are found by their ids as an array: PostgreSQL takes a JSON
+     * array for 100 rows whatever it holds, and joined to it a table of up to some ten thousand deliveries was read
+     * whole (a hash join over a sequential scan) for every batch of attempts: 3 to 6 ms a batch at 10,000 deliveries,
+     * where the index takes a tenth of a millisecond.
+     */
+    static final String FINISH = """
+            WITH finished AS (
+                SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(delivery_id uuid, attempt_number integer, trigger text,
+                    started_at timestamptz, duration_ms bigint, status_code integer, response_body text, error text,
+                    succeeded boolean, next_status text, next_attempt_at timestamptz)),
+            attempts AS (
+                INSERT INTO automation.attempts
+                    (delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded)
+                SELECT delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded
+                FROM finished),
+            moved AS (
+                UPDATE automation.deliveries d
+                SET status = f.next_status, next_attempt_at = COALESCE(f.next_attempt_at, d.next_attempt_at), lease_until = NULL,
+                    next_trigger = 'SCHEDULED', last_status_code = f.status_code, last_error = f.error, updated_at = now()
+                FROM finished f
+                WHERE d.id = ANY(ARRAY(SELECT delivery_id FROM finished)) AND d.id = f.delivery_id)
+            UPDATE automation.webhooks SET failing_since = NULL WHERE id = ANY($2) AND failing_since IS NOT NULL""";
+
     private final Pool pool;
 
     public DeliveryStore(Pool pool) {
@@ -105,22 +130,7 @@ public class DeliveryStore {
                 answered.add(one.webhookId());
             }
         }
-        return pool.preparedQuery("""
-                WITH finished AS (
-                    SELECT * FROM jsonb_to_recordset($1::jsonb) AS f(delivery_id uuid, attempt_number integer, trigger text,
-                        started_at timestamptz, duration_ms bigint, status_code integer, response_body text, error text,
-                        succeeded boolean, next_status text, next_attempt_at timestamptz)),
-                attempts AS (
-                    INSERT INTO automation.attempts
-                        (delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded)
-                    SELECT delivery_id, attempt_number, trigger, started_at, duration_ms, status_code, response_body, error, succeeded
-                    FROM finished),
-                moved AS (
-                    UPDATE automation.deliveries d
-                    SET status = f.next_status, next_attempt_at = COALESCE(f.next_attempt_at, d.next_attempt_at), lease_until = NULL,
-                        next_trigger = 'SCHEDULED', last_status_code = f.status_code, last_error = f.error, updated_at = now()
-                    FROM finished f WHERE d.id = f.delivery_id)
-                UPDATE automation.webhooks SET failing_since = NULL WHERE id = ANY($2) AND failing_since IS NOT NULL""")
+        return pool.preparedQuery(FINISH)
                 .execute(Tuple.of(rows, answered.toArray(UUID[]::new)))
                 .replaceWithVoid();
     }

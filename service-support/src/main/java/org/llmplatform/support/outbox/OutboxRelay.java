@@ -10,7 +10,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
@@ -43,7 +42,7 @@ public class OutboxRelay {
         this.config = config;
         this.kafkaConfig = kafkaConfig;
         this.worker = new PeriodicWorker("Publishing the outbox", vertx, config.pollInterval(),
-                () -> pool.withTransaction(this::publishBatch).map(published -> published == config.batchSize()));
+                () -> pool.withConnection(this::publishRound).map(published -> published == config.batchSize()));
     }
 
     void start(@Observes StartupEvent started) {
@@ -73,30 +72,33 @@ public class OutboxRelay {
         worker.wake();
     }
 
-    private Uni<Integer> publishBatch(SqlConnection connection) {
-        String table = config.table().orElseThrow();
-        // Waits for the lock rather than trying it: a replica woken by its own insert while another replica's round
-        // runs (which may have read the outbox before that insert committed) publishes right after that round,
-        // not at its next poll a second later. The batch is deleted as it is read, one round trip less on the path every
-        // event takes: the deletion commits only once Kafka acknowledged every record, and a failed send rolls it back.
-        return connection.preparedQuery(LOCK).execute(Tuple.of(table))
-                .chain(() -> connection.preparedQuery(batchDeletion(table)).execute(Tuple.of(config.batchSize())))
-                .chain(this::send);
+    /**
+     * One round: the lock and the oldest batch in the round trip that begins the transaction, the batch sent, and the
+     * transaction committed once Kafka acknowledged every record, or rolled back (a failed send leaves the rows).
+     */
+    private Uni<Integer> publishRound(SqlConnection connection) {
+        return connection.query(takeBatch(config.table().orElseThrow(), config.batchSize())).execute()
+                .chain(results -> send(results.next().next()))
+                .call(() -> connection.query("COMMIT").execute())
+                .onFailure().call(() -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
     }
 
     /**
-     * The relay's lock, and for the rest of its transaction a plan made for each statement. An outbox is mostly empty,
-     * so its statistics say so and a cached plan expects no rows: the batch's deletion then visited every row of a
-     * backlog for each batch (with {@code id IN (SELECT … LIMIT n)}, every row against every id of the batch: 200 ms a
-     * round at 2,000 rows waiting), and a backlog grew faster than it drained.
+     * The statements that begin a round, sent as one simple query: {@code BEGIN}, the relay's lock, and the oldest
+     * batch deleted and returned. PostgreSQL runs them one after another, each with a snapshot taken when it starts, so
+     * the deletion sees every row committed before the lock was granted.
+     * <p>
+     * The lock is waited for rather than tried: a replica woken by its own insert while another replica's round runs
+     * (which may have read the outbox before that insert committed) publishes right after that round, not at its next
+     * poll a second later. The batch is deleted as it is read, one round trip less on the path every event takes: the
+     * deletion commits only once Kafka acknowledged every record. A simple query is planned for its rows each time: an
+     * outbox is mostly empty, so a plan cached while it was would expect no rows, and its deletion visited every row of
+     * a backlog for each batch (200 ms a round at 2,000 rows waiting), so that a backlog grew faster than it drained.
      */
-    static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext($1)),"
-            + " set_config('plan_cache_mode', 'force_custom_plan', true)";
-
-    /** The oldest batch ({@code $1} rows), deleted and returned; its ids are taken once, as an array. */
-    static String batchDeletion(String table) {
-        return "DELETE FROM " + table + " WHERE id = ANY(ARRAY(SELECT id FROM " + table + " ORDER BY id LIMIT $1))"
-                + " RETURNING id, topic, message_key, payload";
+    static String takeBatch(String table, int batchSize) {
+        return "BEGIN; SELECT pg_advisory_xact_lock(hashtext('" + table.replace("'", "''") + "')); "
+                + "DELETE FROM " + table + " WHERE id = ANY(ARRAY(SELECT id FROM " + table + " ORDER BY id LIMIT " + batchSize
+                + ")) RETURNING id, topic, message_key, payload";
     }
 
     /** On a worker thread: {@code KafkaProducer.send} blocks while it fetches a topic's metadata. */

@@ -5,19 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.mutiny.sqlclient.RowSet;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
 
 /**
- * The relay's batch statement on the test resources' PostgreSQL, prepared as a long-running service prepares it: run
- * while the outbox was empty, then on a backlog, in the relay's transaction. The rows a plan visits are counted from
- * {@code EXPLAIN ANALYZE}, which depends on the plan's shape, not on the machine's speed.
+ * The statements that begin a relay's round, on the test resources' PostgreSQL: what the batch's deletion visits on a
+ * backlog (counted from {@code EXPLAIN ANALYZE}, which depends on the plan's shape, not on the machine's speed), and
+ * what a round that waited for another one's lock sees.
  */
 @QuarkusTest
 @QuarkusTestResource(PlatformTestResources.class)
@@ -47,34 +49,54 @@ class OutboxBatchPlanTest {
     }
 
     @Test
-    void aBacklogIsTakenABatchAtATimeByAPlanMadeWhileTheOutboxWasEmpty() {
-        JsonObject plan = pool.withTransaction(connection -> connection
-                        .preparedQuery(OutboxRelay.LOCK).execute(Tuple.of(TABLE))
-                        .chain(() -> connection.query("PREPARE batch(int) AS " + OutboxRelay.batchDeletion(TABLE))
-                                .execute())
-                        // PostgreSQL plans a prepared statement's first five executions for their parameters, then
-                        // may keep a generic plan.
-                        .chain(() -> connection.query(("EXECUTE batch(" + BATCH + ");").repeat(6)).execute())
-                        .chain(() -> connection.query("INSERT INTO " + TABLE + " (topic, message_key, payload)"
-                                + " SELECT 'artifact.events', 'k' || i, '{}'"
-                                + " FROM generate_series(1, " + BACKLOG + ") i")
-                                .execute())
-                        .chain(() -> connection.query("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE batch(" + BATCH + ")")
-                                .execute())
-                        .call(() -> connection.query("DEALLOCATE batch").execute()))
-                .map(rows -> {
-                    Row row = rows.iterator().next();
+    void aBacklogIsTakenABatchAtATimeByAPlanMadeForItsRows() {
+        sql("INSERT INTO " + TABLE + " (topic, message_key, payload)"
+                + " SELECT 'artifact.events', 'k' || i, '{}' FROM generate_series(1, " + BACKLOG + ") i");
+        String explained = OutboxRelay.takeBatch(TABLE, BATCH).replace("DELETE FROM", "EXPLAIN (ANALYZE, FORMAT JSON) DELETE FROM");
+        JsonObject plan = pool.withConnection(connection -> connection.query(explained).execute()
+                        .call(() -> connection.query("ROLLBACK").execute()))
+                .map(results -> {
+                    Row row = results.next().next().iterator().next();
                     return ((JsonArray) row.getValue(0)).getJsonObject(0).getJsonObject("Plan");
                 })
                 .await().indefinitely();
 
         assertEquals(BATCH, plan.getInteger("Actual Rows"), "one batch deleted");
         long visited = rowsVisited(plan);
-        // Planned for each execution, 1,000. Without the relay's plan_cache_mode its plan, made while the outbox was
-        // empty, read the whole backlog for each batch (20,600), and the earlier `id IN (SELECT … LIMIT n)` joined the
-        // backlog to the batch row by row (7,940,300).
+        // 1,000. A generic plan cached while the outbox was empty read the whole backlog for each batch (20,600), and
+        // the earlier `id IN (SELECT … LIMIT n)` joined the backlog to the batch row by row (7,940,300).
         assertTrue(visited <= 10 * BATCH, "rows visited for a batch of " + BATCH + " out of " + BACKLOG + ": " + visited
                 + "\n" + plan.encodePrettily());
+    }
+
+    @Test
+    void aRoundWaitingForTheLockTakesWhatTheRoundBeforeItCommitted() {
+        String lock = "SELECT pg_advisory_xact_lock(hashtext('" + TABLE + "'))";
+        RowSet<Row> taken = pool.withConnection(holder -> holder.query("BEGIN; " + lock).execute()
+                        .chain(() -> holder.query("INSERT INTO " + TABLE + " (topic, message_key, payload)"
+                                + " VALUES ('artifact.events', 'k', 'committed while the next round waited')").execute())
+                        .chain(() -> {
+                            Uni<RowSet<Row>> nextRound = pool.withConnection(relay -> relay.query(OutboxRelay.takeBatch(TABLE, BATCH))
+                                    .execute()
+                                    .call(() -> relay.query("COMMIT").execute()))
+                                    .memoize().indefinitely();
+                            nextRound.subscribe().with(started -> { }, failed -> { });
+                            return waitingForLock().chain(() -> holder.query("COMMIT").execute()).chain(() -> nextRound);
+                        }))
+                .await().atMost(Duration.ofSeconds(30));
+
+        RowSet<Row> deleted = taken.next().next();
+        assertEquals(1, deleted.size(), "the row committed as the lock was released");
+        assertEquals("committed while the next round waited", deleted.iterator().next().getString("payload"));
+    }
+
+    /** Completes once a backend waits for an advisory lock: the round started and blocked (within 10 s). */
+    private Uni<Void> waitingForLock() {
+        return pool.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").execute()
+                .map(rows -> rows.iterator().next().getLong(0))
+                .chain(waiting -> waiting > 0 ? Uni.createFrom().voidItem()
+                        : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(20)).chain(this::waitingForLock))
+                .ifNoItem().after(Duration.ofSeconds(10)).fail();
     }
 
     /** Rows each node produced or filtered out, times its loops, over the whole plan. */

@@ -1,0 +1,113 @@
+package org.llmplatform.automation.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.UUID;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.llmplatform.testing.PlatformTestResources;
+
+/**
+ * What recording a finished attempt reads, on the test resources' PostgreSQL with many deliveries made already: counted
+ * from {@code EXPLAIN ANALYZE}, which depends on the plan's shape, not on the machine's speed. Everything is rolled back.
+ */
+@QuarkusTest
+@QuarkusTestResource(PlatformTestResources.class)
+class DeliveryStorePlanTest {
+
+    private static final int DELIVERIES = 10_000;
+    private static final UUID WEBHOOK = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+
+    private final Pool pool;
+
+    DeliveryStorePlanTest(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** A long-running service's statement may run under a generic plan; a fresh one plans for its parameters. */
+    @ParameterizedTest
+    @ValueSource(strings = {"force_generic_plan", "force_custom_plan"})
+    void recordingAnAttemptReadsItsOwnDeliveryNotEveryDelivery(String planCacheMode) {
+        JsonObject plan = pool.withConnection(connection -> connection.query("BEGIN; SET LOCAL plan_cache_mode = " + planCacheMode + ";"
+                        + " INSERT INTO automation.webhooks (id, entity, name, url)"
+                        + "   VALUES ('00000000-0000-0000-0000-00000000000a', 'plan-test', 'hook', 'http://127.0.0.1:9/hook');"
+                        + " INSERT INTO automation.automations (id, entity, name, enabled, scope_type, event_type, event_filter, webhook_id,"
+                        + "   payload_template, created_by) VALUES ('00000000-0000-0000-0000-00000000000b', 'plan-test', 'all', true,"
+                        + "   'entity', 'CREATE_ARTIFACT', '{}', '00000000-0000-0000-0000-00000000000a', '{}', 'tester');"
+                        + " INSERT INTO automation.events (event_id, event_type, entity, project, collection, occurred_at)"
+                        + "   SELECT 'plan-test-' || i, 'CREATE_ARTIFACT', 'plan-test', 'p', 'c', now()"
+                        + "   FROM generate_series(1, " + DELIVERIES + ") i;"
+                        + " INSERT INTO automation.deliveries (id, event_id, automation_id, webhook_id, payload_template, payload_masked,"
+                        + "   status, attempt_count, lease_until)"
+                        + "   SELECT md5('plan-test-' || i)::uuid, 'plan-test-' || i, '00000000-0000-0000-0000-00000000000b',"
+                        + "   '00000000-0000-0000-0000-00000000000a', '{}', '{}', 'SENDING', 1, now() + interval '1 minute'"
+                        + "   FROM generate_series(1, " + DELIVERIES + ") i").execute()
+                        // PostgreSQL plans a prepared statement's first five executions for their parameters, then may keep a
+                        // generic plan; plan_cache_mode makes each of the two happen at once.
+                        .chain(() -> connection.preparedQuery("EXPLAIN (ANALYZE, FORMAT JSON) " + DeliveryStore.FINISH)
+                                .execute(Tuple.of(finished(DELIVERIES / 2), new UUID[] {WEBHOOK})))
+                        .eventually(() -> connection.query("ROLLBACK").execute()))
+                .map(rows -> ((JsonArray) rows.iterator().next().getValue(0)).getJsonObject(0).getJsonObject("Plan"))
+                .await().indefinitely();
+
+        JsonObject update = deliveriesUpdate(plan);
+        assertEquals(1, update.getJsonArray("Plans").stream().map(JsonObject.class::cast)
+                .filter(child -> "Outer".equals(child.getString("Parent Relationship"))).findFirst().orElseThrow()
+                .getLong("Actual Rows"), "deliveries moved on\n" + plan.encodePrettily());
+        long visited = rowsVisited(update);
+        // A handful. Joined to the JSON array, taken for 100 rows, the deliveries were read whole by a hash join: 10,000.
+        assertTrue(visited <= 20, "rows visited to move one delivery on among " + DELIVERIES + ": " + visited + "\n"
+                + plan.encodePrettily());
+    }
+
+    /** One successful attempt of the {@code n}th delivery, as {@link DeliveryStore#finishAll} writes it. */
+    private static JsonArray finished(int n) {
+        return new JsonArray().add(new JsonObject()
+                .put("delivery_id", deliveryId(n))
+                .put("attempt_number", 1).put("trigger", "SCHEDULED").put("started_at", "2026-11-29T12:00:00Z")
+                .put("duration_ms", 3).put("status_code", 200).put("succeeded", true).put("next_status", "SUCCEEDED"));
+    }
+
+    /** The id the set-up gave the {@code n}th delivery: {@code md5('plan-test-' || n)::uuid}. */
+    private static String deliveryId(int n) {
+        try {
+            String hex = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(("plan-test-" + n).getBytes(StandardCharsets.UTF_8)));
+            return hex.replaceFirst("(.{8})(.{4})(.{4})(.{4})(.{12})", "$1-$2-$3-$4-$5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The plan's node that updates {@code automation.deliveries}. */
+    private static JsonObject deliveriesUpdate(JsonObject node) {
+        if ("Update".equals(node.getString("Operation")) && "deliveries".equals(node.getString("Relation Name"))) {
+            return node;
+        }
+        return node.getJsonArray("Plans", new JsonArray()).stream().map(JsonObject.class::cast)
+                .map(DeliveryStorePlanTest::deliveriesUpdate).filter(Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** Rows each node produced or filtered out, times its loops, over the whole plan. */
+    private static long rowsVisited(JsonObject node) {
+        long loops = node.getLong("Actual Loops", 1L);
+        long own = (node.getLong("Actual Rows", 0L) + node.getLong("Rows Removed by Filter", 0L)
+                + node.getLong("Rows Removed by Join Filter", 0L)) * loops;
+        JsonArray children = node.getJsonArray("Plans", new JsonArray());
+        for (int i = 0; i < children.size(); i++) {
+            own += rowsVisited(children.getJsonObject(i));
+        }
+        return own;
+    }
+}
