@@ -3,6 +3,7 @@ package org.llmplatform.automation.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonArray;
@@ -13,11 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Objects;
 import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.QueryPlans;
 
 /**
  * What recording a finished attempt reads, on the test resources' PostgreSQL with many deliveries made already: counted
@@ -40,7 +41,7 @@ class DeliveryStorePlanTest {
     @ParameterizedTest
     @ValueSource(strings = {"force_generic_plan", "force_custom_plan"})
     void recordingAnAttemptReadsItsOwnDeliveryNotEveryDelivery(String planCacheMode) {
-        JsonObject plan = pool.withConnection(connection -> connection.query("BEGIN; SET LOCAL plan_cache_mode = " + planCacheMode + ";"
+        JsonNode plan = pool.withConnection(connection -> connection.query("BEGIN; SET LOCAL plan_cache_mode = " + planCacheMode + ";"
                         + " INSERT INTO automation.webhooks (id, entity, name, url)"
                         + "   VALUES ('00000000-0000-0000-0000-00000000000a', 'plan-test', 'hook', 'http://127.0.0.1:9/hook');"
                         + " INSERT INTO automation.automations (id, entity, name, enabled, scope_type, event_type, event_filter, webhook_id,"
@@ -59,17 +60,15 @@ class DeliveryStorePlanTest {
                         .chain(() -> connection.preparedQuery("EXPLAIN (ANALYZE, FORMAT JSON) " + DeliveryStore.FINISH)
                                 .execute(Tuple.of(finished(DELIVERIES / 2), new UUID[] {WEBHOOK})))
                         .eventually(() -> connection.query("ROLLBACK").execute()))
-                .map(rows -> ((JsonArray) rows.iterator().next().getValue(0)).getJsonObject(0).getJsonObject("Plan"))
+                .map(rows -> QueryPlans.plan(rows.iterator().next().getValue(0).toString()))
                 .await().indefinitely();
 
-        JsonObject update = deliveriesUpdate(plan);
-        assertEquals(1, update.getJsonArray("Plans").stream().map(JsonObject.class::cast)
-                .filter(child -> "Outer".equals(child.getString("Parent Relationship"))).findFirst().orElseThrow()
-                .getLong("Actual Rows"), "deliveries moved on\n" + plan.encodePrettily());
-        long visited = rowsVisited(update);
+        JsonNode update = QueryPlans.writing(plan, "Update", "deliveries").orElseThrow();
+        assertEquals(1, QueryPlans.input(update).path("Actual Rows").asLong(), "deliveries moved on\n" + plan.toPrettyString());
+        long visited = QueryPlans.rowsVisited(update);
         // A handful. Joined to the JSON array, taken for 100 rows, the deliveries were read whole by a hash join: 10,000.
         assertTrue(visited <= 20, "rows visited to move one delivery on among " + DELIVERIES + ": " + visited + "\n"
-                + plan.encodePrettily());
+                + plan.toPrettyString());
     }
 
     /** One successful attempt of the {@code n}th delivery, as {@link DeliveryStore#finishAll} writes it. */
@@ -88,26 +87,5 @@ class DeliveryStorePlanTest {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The plan's node that updates {@code automation.deliveries}. */
-    private static JsonObject deliveriesUpdate(JsonObject node) {
-        if ("Update".equals(node.getString("Operation")) && "deliveries".equals(node.getString("Relation Name"))) {
-            return node;
-        }
-        return node.getJsonArray("Plans", new JsonArray()).stream().map(JsonObject.class::cast)
-                .map(DeliveryStorePlanTest::deliveriesUpdate).filter(Objects::nonNull).findFirst().orElse(null);
-    }
-
-    /** Rows each node produced or filtered out, times its loops, over the whole plan. */
-    private static long rowsVisited(JsonObject node) {
-        long loops = node.getLong("Actual Loops", 1L);
-        long own = (node.getLong("Actual Rows", 0L) + node.getLong("Rows Removed by Filter", 0L)
-                + node.getLong("Rows Removed by Join Filter", 0L)) * loops;
-        JsonArray children = node.getJsonArray("Plans", new JsonArray());
-        for (int i = 0; i < children.size(); i++) {
-            own += rowsVisited(children.getJsonObject(i));
-        }
-        return own;
     }
 }

@@ -3,11 +3,10 @@ package org.llmplatform.support.outbox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -15,6 +14,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.llmplatform.testing.PlatformTestResources;
+import org.llmplatform.testing.QueryPlans;
 
 /**
  * The statements that begin a relay's round, on the test resources' PostgreSQL: what the batch's deletion visits on a
@@ -53,20 +53,17 @@ class OutboxBatchPlanTest {
         sql("INSERT INTO " + TABLE + " (topic, message_key, payload)"
                 + " SELECT 'artifact.events', 'k' || i, '{}' FROM generate_series(1, " + BACKLOG + ") i");
         String explained = OutboxRelay.takeBatch(TABLE, BATCH).replace("DELETE FROM", "EXPLAIN (ANALYZE, FORMAT JSON) DELETE FROM");
-        JsonObject plan = pool.withConnection(connection -> connection.query(explained).execute()
+        JsonNode plan = pool.withConnection(connection -> connection.query(explained).execute()
                         .call(() -> connection.query("ROLLBACK").execute()))
-                .map(results -> {
-                    Row row = results.next().next().iterator().next();
-                    return ((JsonArray) row.getValue(0)).getJsonObject(0).getJsonObject("Plan");
-                })
+                .map(results -> QueryPlans.plan(results.next().next().iterator().next().getValue(0).toString()))
                 .await().indefinitely();
 
-        assertEquals(BATCH, plan.getInteger("Actual Rows"), "one batch deleted");
-        long visited = rowsVisited(plan);
+        assertEquals(BATCH, plan.path("Actual Rows").asInt(), "one batch deleted");
+        long visited = QueryPlans.rowsVisited(plan);
         // 1,000. A generic plan cached while the outbox was empty read the whole backlog for each batch (20,600), and
         // the earlier `id IN (SELECT … LIMIT n)` joined the backlog to the batch row by row (7,940,300).
         assertTrue(visited <= 10 * BATCH, "rows visited for a batch of " + BATCH + " out of " + BACKLOG + ": " + visited
-                + "\n" + plan.encodePrettily());
+                + "\n" + plan.toPrettyString());
     }
 
     @Test
@@ -97,17 +94,5 @@ class OutboxBatchPlanTest {
                 .chain(waiting -> waiting > 0 ? Uni.createFrom().voidItem()
                         : Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(20)).chain(this::waitingForLock))
                 .ifNoItem().after(Duration.ofSeconds(10)).fail();
-    }
-
-    /** Rows each node produced or filtered out, times its loops, over the whole plan. */
-    private static long rowsVisited(JsonObject node) {
-        long loops = node.getLong("Actual Loops", 1L);
-        long own = (node.getLong("Actual Rows", 0L) + node.getLong("Rows Removed by Filter", 0L)
-                + node.getLong("Rows Removed by Join Filter", 0L)) * loops;
-        JsonArray children = node.getJsonArray("Plans", new JsonArray());
-        for (int i = 0; i < children.size(); i++) {
-            own += rowsVisited(children.getJsonObject(i));
-        }
-        return own;
     }
 }
