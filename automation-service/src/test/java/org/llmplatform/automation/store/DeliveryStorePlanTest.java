@@ -10,10 +10,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +26,9 @@ class DeliveryStorePlanTest {
 
     private static final int DELIVERIES = 10_000;
     private static final UUID WEBHOOK = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+    private static final UUID AUTOMATION = UUID.fromString("00000000-0000-0000-0000-00000000000b");
+    /** The {@code n}th delivery's id is this followed by {@code n} in 12 digits. */
+    private static final String DELIVERY_ID_PREFIX = "00000000-0000-0000-0001-";
 
     private final Pool pool;
 
@@ -43,17 +42,17 @@ class DeliveryStorePlanTest {
     void recordingAnAttemptReadsItsOwnDeliveryNotEveryDelivery(String planCacheMode) {
         JsonNode plan = pool.withConnection(connection -> connection.query("BEGIN; SET LOCAL plan_cache_mode = " + planCacheMode + ";"
                         + " INSERT INTO automation.webhooks (id, entity, name, url)"
-                        + "   VALUES ('00000000-0000-0000-0000-00000000000a', 'plan-test', 'hook', 'http://127.0.0.1:9/hook');"
+                        + "   VALUES ('" + WEBHOOK + "', 'plan-test', 'hook', 'http://127.0.0.1:9/hook');"
                         + " INSERT INTO automation.automations (id, entity, name, enabled, scope_type, event_type, event_filter, webhook_id,"
-                        + "   payload_template, created_by) VALUES ('00000000-0000-0000-0000-00000000000b', 'plan-test', 'all', true,"
-                        + "   'entity', 'CREATE_ARTIFACT', '{}', '00000000-0000-0000-0000-00000000000a', '{}', 'tester');"
+                        + "   payload_template, created_by) VALUES ('" + AUTOMATION + "', 'plan-test', 'all', true,"
+                        + "   'entity', 'CREATE_ARTIFACT', '{}', '" + WEBHOOK + "', '{}', 'tester');"
                         + " INSERT INTO automation.events (event_id, event_type, entity, project, collection, occurred_at)"
                         + "   SELECT 'plan-test-' || i, 'CREATE_ARTIFACT', 'plan-test', 'p', 'c', now()"
                         + "   FROM generate_series(1, " + DELIVERIES + ") i;"
                         + " INSERT INTO automation.deliveries (id, event_id, automation_id, webhook_id, payload_template, payload_masked,"
                         + "   status, attempt_count, lease_until)"
-                        + "   SELECT md5('plan-test-' || i)::uuid, 'plan-test-' || i, '00000000-0000-0000-0000-00000000000b',"
-                        + "   '00000000-0000-0000-0000-00000000000a', '{}', '{}', 'SENDING', 1, now() + interval '1 minute'"
+                        + "   SELECT ('" + DELIVERY_ID_PREFIX + "' || lpad(i::text, 12, '0'))::uuid, 'plan-test-' || i, '" + AUTOMATION + "',"
+                        + "   '" + WEBHOOK + "', '{}', '{}', 'SENDING', 1, now() + interval '1 minute'"
                         + "   FROM generate_series(1, " + DELIVERIES + ") i").execute()
                         // PostgreSQL plans a prepared statement's first five executions for their parameters, then may keep a
                         // generic plan; plan_cache_mode makes each of the two happen at once.
@@ -74,18 +73,8 @@ class DeliveryStorePlanTest {
     /** One successful attempt of the {@code n}th delivery, as {@link DeliveryStore#finishAll} writes it. */
     private static JsonArray finished(int n) {
         return new JsonArray().add(new JsonObject()
-                .put("delivery_id", deliveryId(n))
+                .put("delivery_id", DELIVERY_ID_PREFIX + "%012d".formatted(n))
                 .put("attempt_number", 1).put("trigger", "SCHEDULED").put("started_at", "2026-11-29T12:00:00Z")
                 .put("duration_ms", 3).put("status_code", 200).put("succeeded", true).put("next_status", "SUCCEEDED"));
-    }
-
-    /** The id the set-up gave the {@code n}th delivery: {@code md5('plan-test-' || n)::uuid}. */
-    private static String deliveryId(int n) {
-        try {
-            String hex = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(("plan-test-" + n).getBytes(StandardCharsets.UTF_8)));
-            return hex.replaceFirst("(.{8})(.{4})(.{4})(.{4})(.{12})", "$1-$2-$3-$4-$5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -36,17 +37,20 @@ public class OutboxRelay {
     private final OutboxConfig config;
     private final Map<String, Object> kafkaConfig;
     private final PeriodicWorker worker;
+    /** The round's first statements, {@link #takeBatch} for the configured table; empty without an outbox. */
+    private final Optional<String> roundStart;
     private KafkaProducer<String, String> producer;
 
     public OutboxRelay(OutboxConfig config, Pool pool, Vertx vertx, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfig) {
         this.config = config;
         this.kafkaConfig = kafkaConfig;
+        this.roundStart = config.table().map(table -> takeBatch(table, config.batchSize()));
         this.worker = new PeriodicWorker("Publishing the outbox", vertx, config.pollInterval(),
                 () -> pool.withConnection(this::publishRound).map(published -> published == config.batchSize()));
     }
 
     void start(@Observes StartupEvent started) {
-        if (config.table().isEmpty()) {
+        if (roundStart.isEmpty()) {
             return;
         }
         Map<String, Object> producerConfig = new HashMap<>();
@@ -77,7 +81,7 @@ public class OutboxRelay {
      * transaction committed once Kafka acknowledged every record, or rolled back (a failed send leaves the rows).
      */
     private Uni<Integer> publishRound(SqlConnection connection) {
-        return connection.query(takeBatch(config.table().orElseThrow(), config.batchSize())).execute()
+        return connection.query(roundStart.orElseThrow()).execute()
                 .chain(results -> send(results.next().next()))
                 .call(() -> connection.query("COMMIT").execute())
                 .onFailure().call(() -> connection.query("ROLLBACK").execute().onFailure().recoverWithNull());
